@@ -1,0 +1,193 @@
+// Package drivers defines what sysbench-go needs from a database: a driver
+// that opens connections, connections that run queries and prepare
+// statements, buffered results, and one typed error.
+//
+// Each database lives in its own sub-package (drivers/mysql, drivers/pgsql,
+// drivers/sqlite) and converts its native errors into *Error exactly once.
+// Drivers import neither the engine nor the Lua layer; they do not count
+// statistics either: the caller counts each Result by its Counter.
+package drivers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sysbench-go/options"
+)
+
+// Counter says which statistics bucket a query belongs to. The values are
+// sysbench's SB_CNT_* numbers, which scripts may use through ffi.
+type Counter int
+
+// Counters in sysbench's order.
+const (
+	CntOther Counter = iota
+	CntRead
+	CntWrite
+	CntTrx
+	CntError
+	CntReconnect
+	CntMax
+)
+
+// PSMode is --db-ps-mode.
+type PSMode int
+
+const (
+	// PSAuto uses server-side prepared statements where the driver can.
+	PSAuto PSMode = iota
+	// PSDisable substitutes parameters into the SQL text on the client.
+	PSDisable
+)
+
+// Config is what every driver receives when it is opened.
+type Config struct {
+	Values *options.Values // all parsed options; a driver reads its own
+	PSMode PSMode
+	Debug  bool // --db-debug
+	// DryRun asks the driver to pretend every call succeeds without
+	// talking to a server (--mysql-dry-run or the driver-neutral dry run).
+	DryRun bool
+}
+
+// Factory describes a compiled-in driver.
+type Factory struct {
+	Name        string // "mysql"
+	Description string // "MySQL driver"
+	Options     []options.Option
+	// Open validates the options and returns a driver ready to connect.
+	Open func(cfg Config) (Driver, error)
+}
+
+// Driver opens connections. It is shared by all worker threads and must be
+// safe for concurrent use; connections are not.
+type Driver interface {
+	// Connect opens the n-th connection of this run; drivers with host
+	// lists spread connections over them round-robin by n.
+	Connect(ctx context.Context) (Conn, error)
+	// Close releases what Open acquired.
+	Close() error
+}
+
+// Conn is one database connection, used by one worker goroutine only.
+type Conn interface {
+	// Query runs SQL text (no parameters) and returns its buffered result.
+	// The result stays valid until the next call on this connection.
+	Query(ctx context.Context, query string) (Result, error)
+	// Prepare prepares a statement with '?' placeholders.
+	Prepare(ctx context.Context, query string) (Stmt, error)
+	// MoreResults reports whether a multi-statement query left results.
+	MoreResults() bool
+	// NextResult moves to the next result of a multi-statement query.
+	NextResult(ctx context.Context) (Result, error)
+	// Reconnect closes and reopens the connection with the same settings.
+	Reconnect(ctx context.Context) error
+	// Close closes the connection.
+	Close() error
+}
+
+// Stmt is a prepared statement.
+type Stmt interface {
+	// Execute runs the statement with the given parameters (len equal to
+	// the number of placeholders). The driver must not keep args.
+	Execute(ctx context.Context, args []Value) (Result, error)
+	Close() error
+}
+
+// Result is a buffered result: every row has been received when Query or
+// Execute returns, as with mysql_store_result, so the connection is free
+// for the next query.
+type Result interface {
+	// Counter classifies the query for statistics (read/write/other).
+	Counter() Counter
+	// NRows is the number of rows in a result set, or rows affected.
+	NRows() uint64
+	// NFields is the number of columns (0 for statements without rows).
+	NFields() int
+	// Next advances to the next row; false when there are no more.
+	Next() bool
+	// Value returns column i of the current row as text, and false for
+	// SQL NULL. The bytes are valid until the next call to Next.
+	Value(i int) ([]byte, bool)
+	// Close frees the result early; it is safe to call twice.
+	Close()
+}
+
+// Type is a parameter's SQL type, numbered as sysbench.sql.type.
+type Type int
+
+// Parameter types in sysbench's order.
+const (
+	TypeNone Type = iota
+	TypeTinyInt
+	TypeSmallInt
+	TypeInt
+	TypeBigInt
+	TypeFloat
+	TypeDouble
+	TypeTime
+	TypeDate
+	TypeDateTime
+	TypeTimestamp
+	TypeChar
+	TypeVarChar
+)
+
+// IsInteger reports whether values of t are held in Value.Int.
+func (t Type) IsInteger() bool { return t >= TypeTinyInt && t <= TypeBigInt }
+
+// IsFloat reports whether values of t are held in Value.Float.
+func (t Type) IsFloat() bool { return t == TypeFloat || t == TypeDouble }
+
+// Value is one statement parameter. Integer types use Int, floating types
+// Float, everything else Str.
+type Value struct {
+	Type  Type
+	Null  bool
+	Int   int64
+	Float float64
+	Str   []byte
+}
+
+// ErrorKind tells the caller what to do about an error.
+type ErrorKind int
+
+const (
+	// Fatal errors abort the run.
+	Fatal ErrorKind = iota
+	// Ignorable errors restart the event and count as errors.
+	Ignorable
+	// Reconnect errors mean the connection was lost; the driver has
+	// already reconnected (or will on the next call), the event restarts
+	// and the error counts as a reconnect.
+	Reconnect
+)
+
+// Error is the one error type drivers return for database errors.
+type Error struct {
+	Kind  ErrorKind
+	Code  int    // driver-specific number (MySQL errno; 0 for PostgreSQL)
+	State string // SQLSTATE where known
+	Msg   string
+	Query string
+	// Op names the client call that failed, e.g. "mysql_stmt_prepare()",
+	// for the FATAL lines the reference prints.
+	Op string
+}
+
+func (e *Error) Error() string {
+	if e.State != "" && e.Code == 0 {
+		return fmt.Sprintf("%s: %s", e.State, e.Msg)
+	}
+	return fmt.Sprintf("%d: %s", e.Code, e.Msg)
+}
+
+// AsError returns the *Error inside err, or nil.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// ErrUnknownCommand is returned by Test.Command for a command the test does
+// not implement.
+var ErrUnknownCommand = errors.New("unknown command")
+
+// Test is a benchmark the engine can run: a Lua script or a built-in test.
+type Test interface {
+	// Name is the test name as given on the command line.
+	Name() string
+	// PrintMode writes the test's own lines after the run-mode header
+	// (the built-in cpu test prints "Prime numbers limit: 10000").
+	PrintMode(w io.Writer)
+	// Init runs once before the workers start (Lua's init()).
+	Init(ctx context.Context) error
+	// NewWorker creates the worker for thread tid. It is called on the
+	// worker's own goroutine; the worker must record its statistics in st.
+	NewWorker(ctx context.Context, tid int, st *WorkerStats) (Worker, error)
+	// Done runs once after all workers have finished (Lua's done()).
+	Done(ctx context.Context) error
+	// ReportIntermediate prints an intermediate report; it returns false
+	// to let the engine print its default line.
+	ReportIntermediate(w io.Writer, s *Stat) bool
+	// ReportCumulative prints the final (or checkpoint) report; it
+	// returns false to let the engine print the default blocks.
+	ReportCumulative(w io.Writer, s *Stat) bool
+}
+
+// Worker runs events on one goroutine.
+type Worker interface {
+	// Init is thread_init.
+	Init(ctx context.Context) error
+	// Event executes one event. The engine times it and counts it. A true
+	// stop ends this worker's loop (a Lua event() that returns a value).
+	Event(ctx context.Context) (stop bool, err error)
+	// Done is thread_done.
+	Done(ctx context.Context) error
+	// Close releases the worker's resources; it is called even after a
+	// failed Init.
+	Close()
+}
+
+// LoopRunner is implemented by a worker that runs its own event loop
+// (a Lua script that defines thread_run). It drives the Loop itself:
+// More before each event, Start and Stop around it.
+type LoopRunner interface {
+	RunLoop(ctx context.Context, l *Loop) error
+}
+
+// Commander is implemented by tests that have commands other than "run"
+// (prepare, cleanup, help, custom Lua commands).
+type Commander interface {
+	// Command runs a command; ErrUnknownCommand if the test lacks it.
+	Command(ctx context.Context, name string, out io.Writer) error
+}
