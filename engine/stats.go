@@ -43,9 +43,8 @@ type WorkerStats struct {
 
 	// Per-thread timer, as sysbench's: events and total execution time
 	// since the last checkpoint, plus min/max in nanoseconds.
-	timer    timerStats
-	start    int64 // monotonic ns of the running event, 0 when idle
-	startSet bool
+	timer   timerStats
+	running int64 // 1 while an event runs (atomic), for forced shutdown
 }
 
 type timerStats struct {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+
+	"sysbench-go/options"
 )
 
 // ErrUnknownCommand is returned by Test.Command for a command the test does
@@ -58,4 +60,24 @@ type LoopRunner interface {
 type Commander interface {
 	// Command runs a command; ErrUnknownCommand if the test lacks it.
 	Command(ctx context.Context, name string, out io.Writer) error
+}
+
+// Env is what a test is given when it is created: the parsed options and
+// the run's general settings.
+type Env struct {
+	Values   *options.Values
+	Threads  int
+	Validate bool  // --validate
+	RandSeed int64 // --rand-seed (0: from the clock)
+	Out      io.Writer
+	// Verbosity is --verbosity (3 by default, 5 with --debug).
+	Verbosity int
+}
+
+// Builtin declares a compiled-in test (cpu, memory, threads, mutex, fileio).
+type Builtin struct {
+	Name        string // "cpu"
+	Description string // "CPU performance test"
+	Options     []options.Option
+	New         func(env *Env) (Test, error)
 }

@@ -1,0 +1,653 @@
+// Package engine owns a benchmark run's lifecycle: the worker goroutines,
+// pacing (--rate), stop conditions (--time, --events), intermediate
+// reports, checkpoints and the final report. It knows nothing of Lua or
+// databases: tests plug in through the Test and Worker interfaces.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Config holds the general options of a run.
+type Config struct {
+	Threads        int
+	Events         uint64        // 0: no limit
+	Time           time.Duration // 0: no limit
+	ForcedShutdown time.Duration // <0: off
+	Rate           float64       // events per second, 0: unlimited
+	ReportInterval time.Duration // 0: no intermediate reports
+	Checkpoints    []time.Duration
+	Percentiles    []float64 // empty: percentiles disabled
+	Histogram      bool
+	Warmup         time.Duration
+	Debug          bool
+	Validate       bool
+	RandSeed       int64
+	Verbosity      int
+}
+
+// maxQueue is the --rate event queue capacity, as the reference's.
+const maxQueue = 131072
+
+// ReportedError wraps an error whose FATAL lines were already printed;
+// main maps it to the exit code without printing it again.
+type ReportedError struct {
+	Err  error
+	Code int // process exit code
+}
+
+func (e *ReportedError) Error() string { return e.Err.Error() }
+func (e *ReportedError) Unwrap() error { return e.Err }
+
+// Fatalf writes a FATAL line the way the reference logs it.
+func Fatalf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "FATAL: "+format+"\n", args...)
+}
+
+type runState struct {
+	cfg      Config
+	out      io.Writer
+	test     Test
+	base     time.Time
+	startNS  int64 // run start (after warm-up when statistics begin)
+	deadline int64 // monotonic ns, 0 for none
+
+	stopped atomic.Bool
+	stopCh  chan struct{}
+	stopMu  sync.Once
+	failed  atomic.Bool
+
+	nevents     atomic.Uint64
+	queue       chan int64
+	concurrency atomic.Int64
+	threadsRun  atomic.Int64
+
+	workers []*WorkerStats
+	shards  []*histShard
+
+	// Reporter-owned state, guarded by repMu (the report ticker, the
+	// checkpoint timer and the final report take turns).
+	repMu       sync.Mutex
+	intervalCnt [][CntMax]uint64 // per worker: counters at the last intermediate report
+	checkCnt    [][CntMax]uint64 // per worker: counters at the last checkpoint
+	spare       []*hdr.Histogram // per shard: swapped in at each merge
+	interval    *hdr.Histogram   // since the last intermediate report
+	cumulative  *hdr.Histogram   // since the last checkpoint
+	lastInterNS int64
+	lastCheckNS int64
+	outMu       sync.Mutex // serialises writes to out
+}
+
+func (r *runState) now() int64 { return int64(time.Since(r.base)) + 1 }
+
+func (r *runState) stop() {
+	r.stopMu.Do(func() {
+		r.stopped.Store(true)
+		close(r.stopCh)
+	})
+}
+
+// NewWorkerStats returns a statistics handle outside a run (for tests of
+// tests).
+func NewWorkerStats(tid int) *WorkerStats {
+	return &WorkerStats{tid: tid, shard: &histShard{hist: newHist()}}
+}
+
+// Snapshot of one worker's counters.
+func (w *WorkerStats) load() (c [CntMax]uint64) {
+	for i := range c {
+		c[i] = w.counters[i].Load()
+	}
+	return c
+}
+
+// Run runs the test: the header, workers, reports and the final report.
+// Interrupting ctx (SIGINT) stops the run after the running events finish
+// and still prints the final report.
+func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
+	if cfg.Threads < 1 {
+		cfg.Threads = 1
+	}
+	r := &runState{cfg: cfg, out: out, test: t, base: time.Now(), stopCh: make(chan struct{})}
+
+	if err := t.Init(ctx); err != nil {
+		return err
+	}
+	r.writeHeader()
+	t.PrintMode(out)
+
+	nshards := cfg.Threads
+	if nshards > 64 {
+		nshards = 64
+	}
+	r.shards = make([]*histShard, nshards)
+	r.spare = make([]*hdr.Histogram, nshards)
+	for i := range r.shards {
+		r.shards[i] = &histShard{hist: newHist()}
+		r.spare[i] = newHist()
+	}
+	r.interval, r.cumulative = newHist(), newHist()
+	r.workers = make([]*WorkerStats, cfg.Threads)
+	for i := range r.workers {
+		r.workers[i] = &WorkerStats{tid: i, shard: r.shards[i%nshards]}
+	}
+	r.intervalCnt = make([][CntMax]uint64, cfg.Threads)
+	r.checkCnt = make([][CntMax]uint64, cfg.Threads)
+	if cfg.Rate > 0 {
+		r.queue = make(chan int64, maxQueue)
+	}
+
+	fmt.Fprintf(out, "Initializing worker threads...\n\n")
+
+	wctx, cancelWorkers := context.WithCancel(context.Background())
+	defer cancelWorkers()
+
+	// Start workers; each creates its worker and runs thread_init, then
+	// waits for the start barrier.
+	var (
+		initWG   sync.WaitGroup
+		doneWG   sync.WaitGroup
+		startCh  = make(chan struct{})
+		initErrs = make([]error, cfg.Threads)
+		runErr   error
+		runErrMu sync.Mutex
+	)
+	setRunErr := func(err error) {
+		runErrMu.Lock()
+		if runErr == nil {
+			runErr = err
+		}
+		runErrMu.Unlock()
+		r.failed.Store(true)
+		r.stop()
+	}
+	initWG.Add(cfg.Threads)
+	doneWG.Add(cfg.Threads)
+	for i := 0; i < cfg.Threads; i++ {
+		go func(tid int) {
+			defer doneWG.Done()
+			st := r.workers[tid]
+			w, err := t.NewWorker(wctx, tid, st)
+			if err == nil {
+				err = w.Init(wctx)
+			}
+			if err != nil {
+				initErrs[tid] = err
+				initWG.Done()
+				if w != nil {
+					w.Close()
+				}
+				return
+			}
+			initWG.Done()
+			<-startCh
+			if !r.failed.Load() {
+				if err := r.work(wctx, w, st); err != nil {
+					setRunErr(err)
+				}
+				if err := w.Done(wctx); err != nil {
+					setRunErr(err)
+				}
+			}
+			r.threadsRun.Add(-1)
+			w.Close()
+		}(i)
+	}
+	initWG.Wait()
+	for _, err := range initErrs {
+		if err != nil {
+			r.failed.Store(true)
+			close(startCh)
+			doneWG.Wait()
+			r.printErr(err)
+			Fatalf(out, "Thread initialization failed!")
+			return &ReportedError{Err: err, Code: 1}
+		}
+	}
+
+	// All threads ready: start the clock.
+	r.threadsRun.Store(int64(cfg.Threads))
+	r.startNS = r.now()
+	r.lastInterNS, r.lastCheckNS = r.startNS, r.startNS
+	if cfg.Time > 0 {
+		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
+	}
+	fmt.Fprintf(out, "Threads started!\n\n")
+	close(startCh)
+
+	var bg sync.WaitGroup
+	bgCtx, bgCancel := context.WithCancel(context.Background())
+	if cfg.Warmup > 0 {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			select {
+			case <-time.After(cfg.Warmup):
+				r.resetAfterWarmup()
+			case <-bgCtx.Done():
+			}
+		}()
+	}
+	if r.queue != nil {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			if err := r.generate(bgCtx); err != nil {
+				setRunErr(&ReportedError{Err: err, Code: 1})
+			}
+		}()
+	}
+	if cfg.ReportInterval > 0 {
+		bg.Add(1)
+		go func() { defer bg.Done(); r.reportLoop(bgCtx) }()
+	}
+	if len(cfg.Checkpoints) > 0 {
+		bg.Add(1)
+		go func() { defer bg.Done(); r.checkpointLoop(bgCtx) }()
+	}
+
+	// Wait for the workers, a stop request, or a forced shutdown.
+	done := make(chan struct{})
+	go func() { doneWG.Wait(); close(done) }()
+	var forced <-chan time.Time
+	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
+		forced = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
+	}
+	interrupted := false
+	select {
+	case <-done:
+	case <-ctx.Done():
+		interrupted = true
+		r.stop()
+		select {
+		case <-done:
+		case <-forced:
+			return r.forcedShutdown(bgCancel, &bg, cancelWorkers)
+		}
+	case <-forced:
+		return r.forcedShutdown(bgCancel, &bg, cancelWorkers)
+	}
+	endNS := r.now()
+	r.stop()
+	bgCancel()
+	bg.Wait()
+	_ = interrupted
+
+	runErrMu.Lock()
+	err := runErr
+	runErrMu.Unlock()
+	if err != nil {
+		r.printErr(err)
+	}
+	// Beyond the reference: a failed run still prints what it measured.
+	if cfg.Histogram {
+		fmt.Fprintf(out, "Latency histogram (values are in milliseconds)\n")
+		r.repMu.Lock()
+		r.mergeShards()
+		writeHistogram(out, r.cumulative)
+		r.repMu.Unlock()
+		fmt.Fprintf(out, " \n")
+	}
+	r.cumulativeReport(endNS)
+	if derr := t.Done(context.Background()); derr != nil && err == nil {
+		r.printErr(derr)
+		err = derr
+	}
+	if err != nil {
+		var re *ReportedError
+		if errors.As(err, &re) {
+			return re
+		}
+		return &ReportedError{Err: err, Code: 1}
+	}
+	return nil
+}
+
+// printErr prints a worker error as a FATAL line unless it was printed.
+func (r *runState) printErr(err error) {
+	var re *ReportedError
+	if errors.As(err, &re) {
+		return
+	}
+	r.outMu.Lock()
+	Fatalf(r.out, "%v", err)
+	r.outMu.Unlock()
+}
+
+// work is the worker loop: the default event loop or the test's own.
+func (r *runState) work(ctx context.Context, w Worker, st *WorkerStats) error {
+	l := &Loop{run: r, st: st, ctx: ctx}
+	if lr, ok := w.(LoopRunner); ok {
+		return lr.RunLoop(ctx, l)
+	}
+	for l.More() {
+		l.Start()
+		stop, err := w.Event(ctx)
+		if err != nil {
+			l.Abandon()
+			if r.stopped.Load() && ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if stop {
+			l.Abandon()
+			break
+		}
+		l.Stop()
+	}
+	return nil
+}
+
+// generate feeds the --rate queue with events at exponential intervals.
+func (r *runState) generate(ctx context.Context) error {
+	g := newExpGen(r.cfg.RandSeed)
+	mean := 1e9 / r.cfg.Rate
+	next := r.now()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		next += int64(g.exp(mean))
+		now := r.now()
+		if r.deadline > 0 && now >= r.deadline {
+			close(r.queue)
+			return nil
+		}
+		if d := next - now; d > 0 {
+			timer.Reset(time.Duration(d))
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				return nil
+			case <-r.stopCh:
+				return nil
+			}
+		}
+		select {
+		case r.queue <- r.now():
+		default:
+			r.outMu.Lock()
+			Fatalf(r.out, "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
+			r.outMu.Unlock()
+			return errors.New("event queue overflow")
+		}
+	}
+}
+
+// resetAfterWarmup discards the statistics gathered during --warmup-time.
+func (r *runState) resetAfterWarmup() {
+	r.repMu.Lock()
+	defer r.repMu.Unlock()
+	now := r.now()
+	for i, w := range r.workers {
+		c := w.load()
+		r.intervalCnt[i], r.checkCnt[i] = c, c
+		w.timer.mu.Lock()
+		w.timer.events, w.timer.sumNS, w.timer.minNS, w.timer.maxNS = 0, 0, 0, 0
+		w.timer.mu.Unlock()
+	}
+	r.mergeShards()
+	r.interval.Reset()
+	r.cumulative.Reset()
+	r.startNS, r.lastInterNS, r.lastCheckNS = now, now, now
+}
+
+// mergeShards moves what the workers recorded since the last merge into
+// the interval and cumulative histograms. Caller holds repMu.
+func (r *runState) mergeShards() {
+	for i, s := range r.shards {
+		s.mu.Lock()
+		h := s.hist
+		s.hist = r.spare[i]
+		s.mu.Unlock()
+		if h.TotalCount() > 0 {
+			r.interval.Merge(h)
+			r.cumulative.Merge(h)
+			h.Reset()
+		}
+		r.spare[i] = h
+	}
+}
+
+func (r *runState) percentiles(h *hdr.Histogram, minUS, maxUS float64) []float64 {
+	out := make([]float64, len(r.cfg.Percentiles))
+	if h.TotalCount() == 0 {
+		return out
+	}
+	for i, p := range r.cfg.Percentiles {
+		v := float64(h.ValueAtPercentile(p))
+		// The bucket's upper edge can lie outside what was observed.
+		if v > maxUS {
+			v = maxUS
+		}
+		if v < minUS {
+			v = minUS
+		}
+		out[i] = v / 1e6 // seconds
+	}
+	return out
+}
+
+// intermediate prints one intermediate report.
+func (r *runState) intermediate() {
+	r.repMu.Lock()
+	now := r.now()
+	s := &Stat{
+		ThreadsRunning: int(r.threadsRun.Load()),
+		Threads:        r.cfg.Threads,
+		TimeInterval:   float64(now-r.lastInterNS) / 1e9,
+		TimeTotal:      float64(now-r.startNS) / 1e9,
+	}
+	for i, w := range r.workers {
+		c := w.load()
+		s.add(c, r.intervalCnt[i])
+		r.intervalCnt[i] = c
+	}
+	r.mergeShards()
+	s.setPercentiles(r.cfg.Percentiles, r.percentiles(r.interval,
+		float64(r.interval.Min()), float64(r.interval.Max())))
+	r.interval.Reset()
+	r.lastInterNS = now
+	if r.queue != nil {
+		s.QueueLength = uint64(len(r.queue))
+		s.Concurrency = r.concurrency.Load()
+	}
+	r.repMu.Unlock()
+
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	if !r.test.ReportIntermediate(r.out, s) {
+		WriteIntermediateDefault(r.out, s, r.queue != nil)
+	}
+}
+
+// cumulativeReport prints the full report and resets the checkpoint
+// counters (a checkpoint and the final report are the same thing).
+func (r *runState) cumulativeReport(now int64) {
+	r.repMu.Lock()
+	s := &Stat{
+		ThreadsRunning: int(r.threadsRun.Load()),
+		Threads:        r.cfg.Threads,
+		TimeInterval:   float64(now-r.lastCheckNS) / 1e9,
+		TimeTotal:      float64(now-r.startNS) / 1e9,
+		ThreadEvents:   make([]uint64, len(r.workers)),
+		ThreadTime:     make([]float64, len(r.workers)),
+	}
+	var evs uint64
+	var sum, minNS, maxNS int64
+	for i, w := range r.workers {
+		c := w.load()
+		s.add(c, r.checkCnt[i])
+		r.checkCnt[i] = c
+		t := &w.timer
+		t.mu.Lock()
+		s.ThreadEvents[i] = t.events
+		s.ThreadTime[i] = float64(t.sumNS) / 1e9
+		if t.events > 0 {
+			if evs == 0 || t.minNS < minNS {
+				minNS = t.minNS
+			}
+			if t.maxNS > maxNS {
+				maxNS = t.maxNS
+			}
+		}
+		evs += t.events
+		sum += t.sumNS
+		t.events, t.sumNS, t.minNS, t.maxNS = 0, 0, 0, 0
+		t.mu.Unlock()
+		if atomic.LoadInt64(&w.running) != 0 && r.failed.Load() {
+			s.Unfinished++
+		}
+	}
+	r.mergeShards()
+	s.LatencyMin = float64(minNS) / 1e9
+	s.LatencyMax = float64(maxNS) / 1e9
+	s.LatencySum = float64(sum) / 1e9
+	if evs > 0 {
+		s.LatencyAvg = s.LatencySum / float64(evs)
+	}
+	s.setPercentiles(r.cfg.Percentiles, r.percentiles(r.cumulative,
+		float64(minNS)/1e3, float64(maxNS)/1e3))
+	r.cumulative.Reset()
+	r.lastCheckNS = now
+	r.repMu.Unlock()
+
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	if !r.test.ReportCumulative(r.out, s) {
+		WriteGeneralStatistics(r.out, s)
+	}
+}
+
+func (s *Stat) add(c, base [CntMax]uint64) {
+	s.Events += c[CntEvent] - base[CntEvent]
+	s.Reads += c[CntRead] - base[CntRead]
+	s.Writes += c[CntWrite] - base[CntWrite]
+	s.Other += c[CntOther] - base[CntOther]
+	s.Errors += c[CntError] - base[CntError]
+	s.Reconnects += c[CntReconnect] - base[CntReconnect]
+}
+
+func (s *Stat) setPercentiles(ps, vals []float64) {
+	s.Percentiles, s.LatencyPcts = ps, vals
+	if len(ps) > 0 {
+		s.Percentile, s.LatencyPct = ps[0], vals[0]
+	}
+}
+
+func (r *runState) reportLoop(ctx context.Context) {
+	iv := int64(r.cfg.ReportInterval)
+	next := r.startNS + iv
+	t := time.NewTimer(time.Duration(next - r.now()))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if r.stopped.Load() {
+			return
+		}
+		r.intermediate()
+		now := r.now()
+		for next <= now {
+			next += iv
+		}
+		t.Reset(time.Duration(next - now))
+	}
+}
+
+func (r *runState) checkpointLoop(ctx context.Context) {
+	for _, cp := range r.cfg.Checkpoints {
+		at := r.startNS + int64(cp)
+		d := at - r.now()
+		if d <= 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Duration(d)):
+		}
+		now := r.now()
+		r.outMu.Lock()
+		WriteTimestamp(r.out, float64(now-r.startNS)/1e9)
+		fmt.Fprintf(r.out, "Checkpoint report:\n")
+		r.outMu.Unlock()
+		r.cumulativeReport(now)
+	}
+}
+
+func (r *runState) forcedShutdown(bgCancel context.CancelFunc, bg *sync.WaitGroup, cancelWorkers context.CancelFunc) error {
+	r.failed.Store(true)
+	r.stop()
+	now := r.now()
+	r.outMu.Lock()
+	Fatalf(r.out, "The --max-time limit has expired, forcing shutdown...")
+	r.outMu.Unlock()
+	r.cumulativeReport(now)
+	cancelWorkers()
+	bgCancel()
+	return &ReportedError{Err: errors.New("forced shutdown"), Code: 2}
+}
+
+func (r *runState) writeHeader() {
+	w, c := r.out, r.cfg
+	fmt.Fprintf(w, "Running the test with following options:\n")
+	fmt.Fprintf(w, "Number of threads: %d\n", c.Threads)
+	if c.Rate > 0 {
+		fmt.Fprintf(w, "Target transaction rate: %s/sec\n", formatRate(c.Rate))
+	}
+	if c.ReportInterval > 0 {
+		fmt.Fprintf(w, "Report intermediate results every %s second(s)\n", formatSeconds(c.ReportInterval))
+	}
+	if len(c.Checkpoints) > 0 {
+		fmt.Fprintf(w, "Report checkpoint(s) at ")
+		for i, cp := range c.Checkpoints {
+			if i > 0 {
+				fmt.Fprintf(w, ", ")
+			}
+			fmt.Fprintf(w, "%s", formatSeconds(cp))
+		}
+		fmt.Fprintf(w, " seconds\n")
+	}
+	if c.Warmup > 0 {
+		fmt.Fprintf(w, "Warmup time: %s seconds\n", formatSeconds(c.Warmup))
+	}
+	if c.Debug {
+		fmt.Fprintf(w, "Debug mode enabled.\n\n")
+	}
+	if c.Validate {
+		fmt.Fprintf(w, "Validation checks: on.\n\n")
+	}
+	if c.RandSeed != 0 {
+		fmt.Fprintf(w, "Initializing random number generator from seed (%d).\n\n", c.RandSeed)
+	} else {
+		fmt.Fprintf(w, "Initializing random number generator from current time\n\n")
+	}
+	if c.ForcedShutdown >= 0 && c.Time > 0 {
+		fmt.Fprintf(w, "Forcing shutdown in %d seconds\n", int64((c.Warmup+c.Time+c.ForcedShutdown)/time.Second))
+	}
+	fmt.Fprintf(w, "\n")
+}
+
+func formatRate(v float64) string {
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%d", int64(v))
+	}
+	return fmt.Sprintf("%g", v)
+}
+
+func formatSeconds(d time.Duration) string {
+	return formatRate(d.Seconds())
+}

@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+// Loop is a worker's view of the run: whether to go on, and the event
+// timer. The default loop and a script's own thread_run both drive it.
+type Loop struct {
+	run *runState
+	st  *WorkerStats
+	ctx context.Context
+
+	startNS int64 // monotonic start of the running event, 0 when idle
+	queueNS int64 // --rate: time the event waited in the queue
+}
+
+// More reports whether the worker should run another event: no failure,
+// no stop request, time and event limits not reached, and with --rate an
+// event taken from the queue.
+func (l *Loop) More() bool {
+	r := l.run
+	if r.stopped.Load() {
+		return false
+	}
+	if r.deadline > 0 && r.now() >= r.deadline {
+		return false
+	}
+	if r.cfg.Events > 0 && r.nevents.Add(1) > r.cfg.Events {
+		return false
+	}
+	if r.queue != nil {
+		select {
+		case at, ok := <-r.queue:
+			if !ok {
+				return false
+			}
+			r.concurrency.Add(1)
+			l.queueNS = r.now() - at
+			if l.queueNS < 0 {
+				l.queueNS = 0
+			}
+		case <-r.stopCh:
+			return false
+		}
+		if r.stopped.Load() {
+			r.concurrency.Add(-1)
+			return false
+		}
+	}
+	return true
+}
+
+// Start starts the event timer.
+func (l *Loop) Start() {
+	l.startNS = l.run.now()
+	atomic.StoreInt64(&l.st.running, 1)
+}
+
+// Stop stops the event timer and counts the event.
+func (l *Loop) Stop() {
+	if l.startNS == 0 {
+		return
+	}
+	ns := l.run.now() - l.startNS + l.queueNS
+	l.startNS, l.queueNS = 0, 0
+	atomic.StoreInt64(&l.st.running, 0)
+	l.st.recordEvent(ns)
+	if l.run.queue != nil {
+		l.run.concurrency.Add(-1)
+	}
+}
+
+// Abandon forgets a started event without counting it (an event() that
+// asked to stop the run).
+func (l *Loop) Abandon() {
+	if l.startNS != 0 && l.run.queue != nil {
+		l.run.concurrency.Add(-1)
+	}
+	l.startNS, l.queueNS = 0, 0
+	atomic.StoreInt64(&l.st.running, 0)
+}
+
+// Context is the worker's context; it is cancelled on a forced shutdown.
+func (l *Loop) Context() context.Context { return l.ctx }
+
+// Stats is the worker's statistics handle.
+func (l *Loop) Stats() *WorkerStats { return l.st }

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// Report formatters. Each writes sysbench 1.0.20's text to an io.Writer,
+// byte for byte where the reference has one.
+
+// pctLabel is the percentile as printed: "95", "99.9".
+func pctLabel(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
+
+// WriteTimestamp writes the "[ Ns ] " prefix of intermediate lines.
+func WriteTimestamp(w io.Writer, seconds float64) {
+	fmt.Fprintf(w, "[ %.0fs ] ", seconds)
+}
+
+// WriteIntermediateSQL writes the default intermediate line of a test that
+// talks to a database, plus the --rate queue line when rate is set.
+func WriteIntermediateSQL(w io.Writer, s *Stat, rate bool) {
+	sec := s.TimeInterval
+	WriteTimestamp(w, s.TimeTotal)
+	fmt.Fprintf(w, "thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f err/s: %4.2f reconn/s: %4.2f\n",
+		s.ThreadsRunning, float64(s.Events)/sec,
+		float64(s.Reads+s.Writes+s.Other)/sec,
+		float64(s.Reads)/sec, float64(s.Writes)/sec, float64(s.Other)/sec,
+		pctLabel(s.Percentile), s.LatencyPct*1000,
+		float64(s.Errors)/sec, float64(s.Reconnects)/sec)
+	if rate {
+		WriteTimestamp(w, s.TimeTotal)
+		fmt.Fprintf(w, "queue length: %d, concurrency: %d\n", s.QueueLength, s.Concurrency)
+	}
+}
+
+// WriteIntermediateDefault writes the intermediate line of a test that uses
+// no database (events per second only).
+func WriteIntermediateDefault(w io.Writer, s *Stat, rate bool) {
+	WriteTimestamp(w, s.TimeTotal)
+	fmt.Fprintf(w, "thds: %d eps: %4.2f lat (ms,%s%%): %4.2f\n",
+		s.ThreadsRunning, float64(s.Events)/s.TimeInterval,
+		pctLabel(s.Percentile), s.LatencyPct*1000)
+	if rate {
+		WriteTimestamp(w, s.TimeTotal)
+		fmt.Fprintf(w, "queue length: %d concurrency: %d\n", s.QueueLength, s.Concurrency)
+	}
+}
+
+// WriteSQLStatistics writes the "SQL statistics:" block.
+func WriteSQLStatistics(w io.Writer, s *Stat) {
+	sec := s.TimeInterval
+	q := s.Reads + s.Writes + s.Other
+	fmt.Fprintf(w, "SQL statistics:\n")
+	fmt.Fprintf(w, "    queries performed:\n")
+	fmt.Fprintf(w, "        read:                            %d\n", s.Reads)
+	fmt.Fprintf(w, "        write:                           %d\n", s.Writes)
+	fmt.Fprintf(w, "        other:                           %d\n", s.Other)
+	fmt.Fprintf(w, "        total:                           %d\n", q)
+	fmt.Fprintf(w, "    transactions:                        %-6d (%.2f per sec.)\n", s.Events, float64(s.Events)/sec)
+	fmt.Fprintf(w, "    queries:                             %-6d (%.2f per sec.)\n", q, float64(q)/sec)
+	fmt.Fprintf(w, "    ignored errors:                      %-6d (%.2f per sec.)\n", s.Errors, float64(s.Errors)/sec)
+	fmt.Fprintf(w, "    reconnects:                          %-6d (%.2f per sec.)\n", s.Reconnects, float64(s.Reconnects)/sec)
+}
+
+// WriteGeneralStatistics writes the blocks every test ends with: general
+// statistics, latency and threads fairness.
+func WriteGeneralStatistics(w io.Writer, s *Stat) {
+	if s.Unfinished > 0 {
+		fmt.Fprintf(w, "\nNumber of unfinished transactions on forced shutdown: %d\n", s.Unfinished)
+	}
+	fmt.Fprintf(w, "\nGeneral statistics:\n")
+	fmt.Fprintf(w, "    total time:                          %.4fs\n", s.TimeTotal)
+	fmt.Fprintf(w, "    total number of events:              %d\n", s.Events)
+	fmt.Fprintf(w, "\nLatency (ms):\n")
+	fmt.Fprintf(w, "         min: %39.2f\n", s.LatencyMin*1000)
+	fmt.Fprintf(w, "         avg: %39.2f\n", s.LatencyAvg*1000)
+	fmt.Fprintf(w, "         max: %39.2f\n", s.LatencyMax*1000)
+	if len(s.Percentiles) == 0 {
+		fmt.Fprintf(w, "         percentile stats:               disabled\n")
+	}
+	for i, p := range s.Percentiles {
+		label := pctLabel(p)
+		if p == math.Trunc(p) {
+			fmt.Fprintf(w, "        %3dth percentile: %27.2f\n", int(p), s.LatencyPcts[i]*1000)
+		} else {
+			// Beyond the reference: fractional percentiles keep the
+			// value column aligned with the integer form.
+			fmt.Fprintf(w, "        %sth percentile: %*.2f\n", label, 30-len(label), s.LatencyPcts[i]*1000)
+		}
+	}
+	fmt.Fprintf(w, "         sum: %39.2f\n", s.LatencySum*1000)
+	fmt.Fprintf(w, "\n")
+
+	n := len(s.ThreadEvents)
+	if n == 0 {
+		n = 1
+	}
+	var evSum uint64
+	for _, e := range s.ThreadEvents {
+		evSum += e
+	}
+	evAvg := float64(evSum) / float64(n)
+	timeAvg := s.LatencySum / float64(n)
+	var evDev, timeDev float64
+	for i := range s.ThreadEvents {
+		d := evAvg - float64(s.ThreadEvents[i])
+		evDev += d * d
+		d = timeAvg - s.ThreadTime[i]
+		timeDev += d * d
+	}
+	evDev = math.Sqrt(evDev / float64(n))
+	timeDev = math.Sqrt(timeDev / float64(n))
+	fmt.Fprintf(w, "Threads fairness:\n")
+	fmt.Fprintf(w, "    events (avg/stddev):           %.4f/%3.2f\n", evAvg, evDev)
+	fmt.Fprintf(w, "    execution time (avg/stddev):   %.4f/%3.2f\n", timeAvg, timeDev)
+	fmt.Fprintf(w, "\n")
+}
