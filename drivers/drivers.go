@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"sysbench-go/options"
 )
@@ -49,6 +50,9 @@ type Config struct {
 	// DryRun asks the driver to pretend every call succeeds without
 	// talking to a server (--mysql-dry-run or the driver-neutral dry run).
 	DryRun bool
+	// Log receives the FATAL/ALERT/WARNING lines a driver prints the way
+	// the reference does (nil discards them).
+	Log io.Writer
 }
 
 // Factory describes a compiled-in driver.

@@ -56,6 +56,9 @@ type Option struct {
 	// NoDefault hides the "[default]" suffix in help (sysbench prints none
 	// for options declared without a default value).
 	NoDefault bool
+	// Words lets a boolean option also take other words, e.g.
+	// --mysql-ssl=REQUIRED; the driver validates them.
+	Words bool
 }
 
 // Values is the parsed set of option values, keyed by canonical name.

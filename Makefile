@@ -1,0 +1,35 @@
+# sysbench-go: the two commands a new machine needs are `make demo` and
+# `make test`.
+GO      ?= go
+BIN     ?= bin/sysbench-go
+PKGS    := ./...
+
+.PHONY: build test unit demo bench lint clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# The whole suite: starts a private MariaDB and PostgreSQL (installing the
+# Debian packages first when running as root), runs vet, gofmt and the
+# tests with the race detector, and stops the servers afterwards.
+test:
+	bash scripts/test.sh
+
+# Unit tests only, no servers (integration tests skip with a message).
+unit:
+	$(GO) test $(PKGS)
+
+# A real workload end to end on the embedded SQLite engine: no server.
+demo: build
+	bash scripts/demo.sh $(BIN)
+
+# Side-by-side benchmark against the reference sysbench on local servers.
+bench: build
+	bash scripts/bench.sh $(BIN)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,130 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+
+	"sysbench-go/engine"
+	"sysbench-go/options"
+	"sysbench-go/sbrand"
+)
+
+func mutexOptions() []options.Option {
+	return []options.Option{
+		{Name: "mutex-num", Desc: "total size of mutex array", Kind: options.Int, Default: "4096"},
+		{Name: "mutex-locks", Desc: "number of mutex locks to do per thread", Kind: options.Int, Default: "50000"},
+		{Name: "mutex-loops", Desc: "number of empty loops to do outside mutex lock", Kind: options.Int, Default: "10000"},
+	}
+}
+
+// mutexTest runs exactly one event per thread: --mutex-locks times, spin
+// --mutex-loops empty iterations, then take and release a random mutex of
+// the --mutex-num array. Workers are pinned to OS threads as in threads.
+type mutexTest struct {
+	baseTest
+	locks     []paddedMutex
+	nlocks    int64
+	loops     int64
+	seed      int64
+	verbosity int
+}
+
+var (
+	_ engine.Test   = (*mutexTest)(nil)
+	_ engine.Worker = (*mutexWorker)(nil)
+)
+
+func newMutex(env *engine.Env) (engine.Test, error) {
+	r := newOptReader(env, mutexOptions())
+	num, err := r.int("mutex-num")
+	if err != nil {
+		return nil, err
+	}
+	locks, err := r.int("mutex-locks")
+	if err != nil {
+		return nil, err
+	}
+	loops, err := r.int("mutex-loops")
+	if err != nil {
+		return nil, err
+	}
+	// The reference takes these as unsigned and misbehaves on zero or
+	// negative values (out-of-bounds locks, 2^32 iterations).
+	switch {
+	case num <= 0:
+		return nil, fmt.Errorf("Invalid value for mutex-num: %d", num)
+	case locks < 0:
+		return nil, fmt.Errorf("Invalid value for mutex-locks: %d", locks)
+	case loops < 0:
+		return nil, fmt.Errorf("Invalid value for mutex-loops: %d", loops)
+	}
+	return &mutexTest{locks: make([]paddedMutex, num), nlocks: locks, loops: loops,
+		seed: env.RandSeed, verbosity: env.Verbosity}, nil
+}
+
+func (t *mutexTest) Name() string { return "mutex" }
+
+func (t *mutexTest) PrintMode(w io.Writer) {
+	if t.verbosity >= logInfo {
+		fmt.Fprintf(w, "Doing mutex performance test\n")
+	}
+}
+
+func (t *mutexTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+	return &mutexWorker{t: t, rng: sbrand.NewThread(t.seed, tid)}, nil
+}
+
+func (t *mutexTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
+	engine.WriteGeneralStatistics(w, s)
+	return true
+}
+
+type mutexWorker struct {
+	t      *mutexTest
+	rng    *sbrand.Rand
+	done   bool
+	pinned bool
+	sink   int64
+}
+
+func (w *mutexWorker) Init(ctx context.Context) error {
+	runtime.LockOSThread()
+	w.pinned = true
+	return nil
+}
+
+func (w *mutexWorker) Event(ctx context.Context) (bool, error) {
+	if w.done {
+		return true, nil
+	}
+	w.done = true
+	t := w.t
+	last := int64(len(t.locks) - 1)
+	// At least one lock, as the reference's do-while.
+	for left := t.nlocks; ; {
+		l := &t.locks[w.rng.Uniform(0, last)]
+		var spin int64
+		for i := int64(0); i < t.loops; i++ {
+			spin += i
+		}
+		w.sink += spin
+		l.mu.Lock()
+		l.n++
+		l.mu.Unlock()
+		if left--; left <= 0 {
+			break
+		}
+	}
+	return false, nil
+}
+
+func (w *mutexWorker) Done(ctx context.Context) error { return nil }
+
+func (w *mutexWorker) Close() {
+	if w.pinned {
+		runtime.UnlockOSThread()
+		w.pinned = false
+	}
+}

@@ -1,0 +1,499 @@
+package mysql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	gomysql "github.com/go-sql-driver/mysql"
+
+	"sysbench-go/drivers"
+)
+
+// conn is one connection, used by one worker goroutine.
+//
+// The hot path calls go-sql-driver's context-free driver.Queryer,
+// driver.Execer and driver.Stmt methods: their Context variants copy the
+// arguments and hand the context to a watcher goroutine on every call.
+// Cancellation is handled once per context instead, by closing the socket
+// when the worker's context ends (see watch).
+type conn struct {
+	d *drv
+	t target
+
+	connector driver.Connector
+	dc        driver.Conn
+	queryer   driver.Queryer
+	execer    driver.Execer
+	gen       int // bumped on every (re)connect; statements re-prepare when it changes
+
+	ncMu sync.Mutex
+	nc   net.Conn // the socket of dc, closed to interrupt a cancelled query
+
+	watched   context.Context
+	stopWatch func() bool
+	busy      atomic.Bool // a call is talking to the server
+	aborted   atomic.Bool // abort closed the socket under a call
+
+	res  result
+	dest []driver.Value // row buffer for rows.Next
+	args []driver.Value // statement arguments
+	buf  []byte         // client-side substituted query text
+	rows driver.Rows    // a multi-statement result with results left
+}
+
+var (
+	_ drivers.Conn = (*conn)(nil)
+	_ drivers.Stmt = (*stmt)(nil)
+)
+
+func (c *conn) connect(ctx context.Context) error {
+	if c.connector == nil {
+		mc, err := c.d.mysqlConfig(c.t, c.dial)
+		if err != nil {
+			return err
+		}
+		if c.connector, err = gomysql.NewConnector(mc); err != nil {
+			return err
+		}
+	}
+	c.d.debugf("mysql_real_connect(\"%s\", \"%s\", \"%s\", %d, \"%s\")", c.t.host, c.d.s.user, c.d.s.db, c.t.port, c.t.socket)
+	dc, err := c.connector.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	q, ok1 := dc.(driver.Queryer)
+	e, ok2 := dc.(driver.Execer)
+	if !ok1 || !ok2 {
+		dc.Close()
+		return errors.New("go-sql-driver/mysql connection lacks Queryer/Execer")
+	}
+	c.dc, c.queryer, c.execer = dc, q, e
+	c.gen++
+	return nil
+}
+
+// dial opens the socket and remembers it so abort can close it.
+func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	c.ncMu.Lock()
+	c.nc = nc
+	c.ncMu.Unlock()
+	return nc, nil
+}
+
+// watch arranges for the socket to be closed when ctx ends, so a query
+// blocked on the server returns. It costs nothing while ctx stays the same.
+// An idle connection is left open: it may be used again with another
+// context (a script's thread_done after the run ended).
+func (c *conn) watch(ctx context.Context) {
+	if ctx == c.watched {
+		return
+	}
+	if c.stopWatch != nil {
+		c.stopWatch()
+		c.stopWatch = nil
+	}
+	c.watched = ctx
+	if ctx.Done() != nil {
+		c.stopWatch = context.AfterFunc(ctx, c.abort)
+	}
+}
+
+// abort runs once ctx is done. A call marks itself busy before checking
+// ctx, so either it sees the cancellation or abort sees it busy.
+func (c *conn) abort() {
+	if !c.busy.Load() {
+		return
+	}
+	c.ncMu.Lock()
+	if c.nc != nil {
+		c.nc.Close()
+		c.aborted.Store(true)
+	}
+	c.ncMu.Unlock()
+}
+
+// begin prepares the connection for a new call; the caller defers idle.
+func (c *conn) begin(ctx context.Context) error {
+	c.watch(ctx)
+	c.busy.Store(true)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if c.aborted.Load() {
+		// Our own abort closed the socket: not a lost connection.
+		c.aborted.Store(false)
+		c.close()
+		if err := c.connect(ctx); err != nil {
+			c.close()
+		}
+	}
+	if c.rows != nil {
+		c.rows.Close()
+		c.rows = nil
+	}
+	return nil
+}
+
+func (c *conn) idle() { c.busy.Store(false) }
+
+// gone reports a call on a connection lost earlier: a 2006 error, which
+// reconnects when it is ignorable, as libmysqlclient would report it.
+func (c *conn) gone(ctx context.Context, query, op string) error {
+	return c.fail(ctx, driver.ErrBadConn, query, op)
+}
+
+// Query runs SQL text and buffers its first result.
+func (c *conn) Query(ctx context.Context, query string) (drivers.Result, error) {
+	defer c.idle()
+	if err := c.begin(ctx); err != nil {
+		return nil, err
+	}
+	if c.dc == nil {
+		return nil, c.gone(ctx, query, "mysql_drv_query()")
+	}
+	return c.run(ctx, query, returnsRows(query) || multiStatement(query))
+}
+
+// run sends query as text. rows selects Query (result set) over Exec.
+func (c *conn) run(ctx context.Context, query string, rows bool) (drivers.Result, error) {
+	const op = "mysql_drv_query()"
+	if c.d.s.debug {
+		c.d.debugf("mysql_real_query(\"%s\", %d)", query, len(query))
+	}
+	if !rows {
+		r, err := c.execer.Exec(query, nil)
+		if err != nil {
+			return nil, c.fail(ctx, err, query, op)
+		}
+		n, _ := r.RowsAffected()
+		c.res.setExec(n)
+		return &c.res, nil
+	}
+	rs, err := c.queryer.Query(query, nil)
+	if err != nil {
+		return nil, c.fail(ctx, err, query, op)
+	}
+	return c.store(ctx, rs, len(rs.Columns()), "mysql_store_result()")
+}
+
+// store buffers every row of rs and keeps rs only if more results follow.
+func (c *conn) store(ctx context.Context, rs driver.Rows, nfields int, op string) (drivers.Result, error) {
+	if cap(c.dest) < nfields {
+		c.dest = make([]driver.Value, nfields)
+	}
+	if err := c.res.fill(rs, nfields, c.dest[:nfields]); err != nil {
+		rs.Close()
+		c.res.reset()
+		return nil, c.fail(ctx, err, "", op)
+	}
+	if m, ok := rs.(driver.RowsNextResultSet); ok && m.HasNextResultSet() {
+		c.rows = rs
+	} else {
+		rs.Close()
+	}
+	return &c.res, nil
+}
+
+// MoreResults reports whether a multi-statement query left results.
+func (c *conn) MoreResults() bool {
+	if c.rows == nil {
+		return false
+	}
+	m, ok := c.rows.(driver.RowsNextResultSet)
+	return ok && m.HasNextResultSet()
+}
+
+// NextResult moves to the next result set of a multi-statement query. With
+// none left it returns an empty result. Statements without a result set
+// inside a batch are skipped.
+func (c *conn) NextResult(ctx context.Context) (drivers.Result, error) {
+	c.watch(ctx)
+	c.busy.Store(true)
+	defer c.idle()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rs := c.rows
+	if rs == nil {
+		c.res.reset()
+		return &c.res, nil
+	}
+	c.rows = nil
+	m, ok := rs.(driver.RowsNextResultSet)
+	if !ok {
+		rs.Close()
+		c.res.reset()
+		return &c.res, nil
+	}
+	if err := m.NextResultSet(); err != nil {
+		rs.Close()
+		c.res.reset()
+		if err == io.EOF {
+			return &c.res, nil
+		}
+		return nil, c.fail(ctx, err, "", "mysql_next_result()")
+	}
+	return c.store(ctx, rs, len(rs.Columns()), "mysql_store_result()")
+}
+
+// fail converts err into *drivers.Error, decides its kind from
+// --mysql-ignore-errors, reconnects after a lost connection that is to be
+// ignored, and prints what the reference prints.
+func (c *conn) fail(ctx context.Context, err error, query, op string) error {
+	if ctx.Err() != nil {
+		c.close()
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	e := queryError(err, strings.Clone(query), op)
+	if lostConn(err) {
+		// go-sql-driver closes a connection it lost; so do we.
+		c.close()
+	}
+	if !c.d.ignorable(e.Code) {
+		e.Kind = drivers.Fatal
+		if e.Query != "" {
+			c.d.logf("FATAL: %s returned error %d (%s) for query '%s'\n", op, e.Code, e.Msg, e.Query)
+		} else {
+			c.d.logf("FATAL: %s returned error %d (%s)\n", op, e.Code, e.Msg)
+		}
+		return e
+	}
+	c.d.debugf("Ignoring error %d %s, ", e.Code, e.Msg)
+	if !reconnectable(e.Code) {
+		e.Kind = drivers.Ignorable
+		return e
+	}
+	e.Kind = drivers.Reconnect
+	if rerr := c.reconnectLoop(ctx); rerr != nil {
+		return rerr
+	}
+	return e
+}
+
+// reconnectLoop reconnects until it succeeds or ctx ends, as the
+// reference does after an ignored lost connection.
+func (c *conn) reconnectLoop(ctx context.Context) error {
+	c.d.debugf("Reconnecting")
+	c.close()
+	for {
+		err := c.connect(ctx)
+		if err == nil {
+			c.d.debugf("Reconnected")
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		}
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// Reconnect closes the connection and opens it again on the same target.
+func (c *conn) Reconnect(ctx context.Context) error {
+	c.watch(ctx)
+	c.busy.Store(true)
+	defer c.idle()
+	c.aborted.Store(false)
+	return c.reconnectLoop(ctx)
+}
+
+// close drops the server connection but keeps the conn reusable.
+func (c *conn) close() {
+	if c.rows != nil {
+		c.rows.Close()
+		c.rows = nil
+	}
+	if c.dc != nil {
+		c.dc.Close()
+		c.dc, c.queryer, c.execer = nil, nil, nil
+	}
+	c.ncMu.Lock()
+	c.nc = nil
+	c.ncMu.Unlock()
+}
+
+// Close closes the connection.
+func (c *conn) Close() error {
+	if c.stopWatch != nil {
+		c.stopWatch()
+		c.stopWatch = nil
+	}
+	c.watched = nil
+	c.close()
+	return nil
+}
+
+// Prepare prepares query on the server (--db-ps-mode=auto) or keeps it for
+// client-side substitution (disable, or when the server answers 1295).
+func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) {
+	s := &stmt{c: c, query: query, rows: returnsRows(query) || multiStatement(query), ncols: -1}
+	if c.d.s.psMode == drivers.PSDisable {
+		s.emulated = true
+		return s, nil
+	}
+	defer c.idle()
+	if err := c.begin(ctx); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.dc == nil {
+		err = driver.ErrBadConn
+	} else {
+		err = s.prepare()
+	}
+	if err == nil {
+		return s, nil
+	}
+	var me *gomysql.MySQLError
+	if errors.As(err, &me) && me.Number == erUnsupportedPS {
+		c.d.debugf("Failed to prepare query \"%s\" (%d: %s), using emulation", query, me.Number, me.Message)
+		s.emulated = true
+		return s, nil
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("mysql_stmt_prepare(): %w", ctx.Err())
+	}
+	e := queryError(err, query, "mysql_stmt_prepare()")
+	e.Kind = drivers.Fatal
+	c.d.logf("FATAL: mysql_stmt_prepare() failed\n")
+	c.d.logf("FATAL: MySQL error: %d \"%s\"\n", e.Code, e.Msg)
+	if lostConn(err) {
+		c.close()
+	}
+	return nil, e
+}
+
+// stmt is a prepared statement.
+type stmt struct {
+	c        *conn
+	query    string
+	rows     bool // run with a result set (see classify.go)
+	emulated bool // client-side substitution
+
+	ds      driver.Stmt
+	gen     int // c.gen when ds was prepared
+	nparams int
+	ncols   int // columns of the result set, -1 until known
+}
+
+func (s *stmt) prepare() error {
+	if s.c.d.s.debug {
+		s.c.d.debugf("mysql_stmt_prepare(\"%s\", %d)", s.query, len(s.query))
+	}
+	ds, err := s.c.dc.Prepare(s.query)
+	if err != nil {
+		return err
+	}
+	s.ds, s.gen, s.nparams, s.ncols = ds, s.c.gen, ds.NumInput(), -1
+	return nil
+}
+
+// emptyBytes is sent for empty non-NULL strings: a nil []byte is NULL.
+var emptyBytes = []byte{}
+
+// Execute runs the statement with args.
+func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Result, error) {
+	c := s.c
+	defer c.idle()
+	if err := c.begin(ctx); err != nil {
+		return nil, err
+	}
+	if c.dc == nil {
+		op := "mysql_stmt_execute()"
+		if s.emulated {
+			op = "mysql_drv_query()"
+		}
+		return nil, c.gone(ctx, s.query, op)
+	}
+	if s.emulated {
+		buf, err := drivers.Interpolate(c.buf[:0], s.query, args, drivers.DialectMySQL)
+		c.buf = buf
+		if err != nil {
+			c.d.logf("FATAL: %s\n", err)
+			return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000", Msg: err.Error(), Query: s.query, Op: "mysql_drv_execute()"}
+		}
+		// The driver copies the text into its packet buffer before
+		// returning; c.buf is not touched until the next call.
+		return c.run(ctx, unsafe.String(unsafe.SliceData(buf), len(buf)), s.rows)
+	}
+
+	if s.gen != c.gen {
+		// The connection was re-established: prepare again.
+		if err := s.prepare(); err != nil {
+			return nil, c.fail(ctx, err, s.query, "mysql_stmt_prepare()")
+		}
+	}
+	if len(args) != s.nparams {
+		c.d.logf("FATAL: Wrong number of parameters to mysql_stmt_bind_param\n")
+		return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000",
+			Msg: fmt.Sprintf("statement has %d parameters, %d given", s.nparams, len(args)), Query: s.query, Op: "mysql_stmt_bind_param()"}
+	}
+	c.args = c.args[:0]
+	for i := range args {
+		a := &args[i]
+		var v driver.Value
+		switch {
+		case a.Null:
+		case a.Type.IsInteger():
+			v = a.Int
+		case a.Type.IsFloat():
+			v = a.Float
+		case a.Str == nil:
+			v = emptyBytes
+		default:
+			v = a.Str
+		}
+		c.args = append(c.args, v)
+	}
+	if c.d.s.debug {
+		c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
+	}
+	defer clear(c.args) // the caller owns the argument bytes
+
+	if !s.rows {
+		r, err := s.ds.Exec(c.args)
+		if err != nil {
+			return nil, c.fail(ctx, err, s.query, "mysql_stmt_execute()")
+		}
+		n, _ := r.RowsAffected()
+		c.res.setExec(n)
+		return &c.res, nil
+	}
+	rs, err := s.ds.Query(c.args)
+	if err != nil {
+		return nil, c.fail(ctx, err, s.query, "mysql_stmt_execute()")
+	}
+	if s.ncols < 0 {
+		s.ncols = len(rs.Columns())
+	}
+	return c.store(ctx, rs, s.ncols, "mysql_stmt_store_result()")
+}
+
+// Close frees the server-side statement.
+func (s *stmt) Close() error {
+	if s.ds != nil && s.gen == s.c.gen && s.c.dc != nil {
+		s.ds.Close()
+	}
+	s.ds = nil
+	return nil
+}

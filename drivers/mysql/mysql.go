@@ -1,0 +1,287 @@
+// Package mysql is the sysbench "mysql" driver for MySQL, MariaDB and
+// MySQL-wire servers, built on the driver level of go-sql-driver/mysql
+// (not database/sql, whose pooling and per-call allocations would dominate
+// a benchmark's client cost).
+//
+// It owns the --mysql-* options, spreads connections over host/port or
+// socket lists the way the reference does, classifies results into
+// read/write/other like drv_mysql.c, and converts every MySQL and
+// connection error into *drivers.Error once, printing the reference's
+// FATAL lines.
+package mysql
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	gomysql "github.com/go-sql-driver/mysql"
+
+	"sysbench-go/drivers"
+	"sysbench-go/drivers/dryrun"
+	"sysbench-go/options"
+)
+
+// Factory registers the driver.
+var Factory = drivers.Factory{
+	Name:        "mysql",
+	Description: "MySQL driver",
+	Options:     driverOptions,
+	Open:        Open,
+}
+
+// driverOptions are the reference's --mysql-* options, in its order, then
+// ours.
+var driverOptions = []options.Option{
+	{Name: "mysql-host", Desc: "MySQL server host", Kind: options.List, Default: "localhost"},
+	{Name: "mysql-port", Desc: "MySQL server port", Kind: options.List, Default: "3306"},
+	{Name: "mysql-socket", Desc: "MySQL socket", Kind: options.List, NoDefault: true},
+	{Name: "mysql-user", Desc: "MySQL user", Kind: options.String, Default: "sbtest"},
+	{Name: "mysql-password", Desc: "MySQL password", Kind: options.String, Default: ""},
+	{Name: "mysql-db", Desc: "MySQL database name", Kind: options.String, Default: "sbtest"},
+	{Name: "mysql-ssl", Desc: "use SSL connections, if available in the client library", Kind: options.Bool, Default: "off", Words: true},
+	{Name: "mysql-ssl-cipher", Desc: "use specific cipher for SSL connections", Kind: options.String, Default: ""},
+	{Name: "mysql-compression", Desc: "use compression, if available in the client library", Kind: options.Bool, Default: "off"},
+	{Name: "mysql-debug", Desc: "trace all client library calls", Kind: options.Bool, Default: "off"},
+	{Name: "mysql-ignore-errors", Desc: "list of errors to ignore, or \"all\"", Kind: options.List, Default: "1213,1020,1205"},
+	{Name: "mysql-dry-run", Desc: "Dry run, pretend that all MySQL client API calls are successful without executing them", Kind: options.Bool, Default: "off"},
+	// Beyond the reference.
+	{Name: "mysql-ssl-ca", Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
+	{Name: "mysql-ssl-cert", Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
+	{Name: "mysql-ssl-key", Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
+}
+
+// target is one place a connection can go: a TCP host:port or a socket.
+type target struct {
+	network string // "tcp" or "unix"
+	addr    string
+	host    string // for messages
+	port    int
+	socket  string // set for --mysql-socket targets
+}
+
+// settings are the parsed options shared by all connections.
+type settings struct {
+	targets   []target
+	user      string
+	password  string
+	db        string
+	tls       *tls.Config
+	tlsPrefer bool // PREFERRED: fall back to plain text
+	compress  bool
+	debug     bool
+	ignoreAll bool
+	ignore    []int
+	psMode    drivers.PSMode
+}
+
+// Open validates the options and returns a driver ready to connect. A dry
+// run returns the driver-neutral dry-run driver.
+func Open(cfg drivers.Config) (drivers.Driver, error) {
+	v := cfg.Values
+	if v == nil {
+		v = options.NewValues()
+	}
+	for _, o := range driverOptions {
+		if !o.NoDefault {
+			v.SetDefault(o.Name, o.Default)
+		}
+	}
+	if cfg.DryRun || v.Bool("mysql-dry-run") {
+		return dryrun.New(), nil
+	}
+	s, err := parseSettings(v, cfg)
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Log
+	if log == nil {
+		log = io.Discard
+	}
+	return &drv{s: s, log: log}, nil
+}
+
+func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
+	s := settings{
+		user:     v.String("mysql-user"),
+		password: v.String("mysql-password"),
+		db:       v.String("mysql-db"),
+		compress: v.Bool("mysql-compression"),
+		debug:    cfg.Debug || v.Bool("mysql-debug"),
+		psMode:   cfg.PSMode,
+	}
+	if !v.IsSet("mysql-password") && s.password == "" {
+		// libmysqlclient falls back to MYSQL_PWD as well.
+		s.password = os.Getenv("MYSQL_PWD")
+	}
+
+	if sockets := v.List("mysql-socket"); len(sockets) > 0 {
+		for _, p := range sockets {
+			s.targets = append(s.targets, target{network: "unix", addr: p, host: "localhost", socket: p})
+		}
+	} else {
+		hosts := v.List("mysql-host")
+		if len(hosts) == 0 {
+			return s, fmt.Errorf("No MySQL hosts specified, aborting")
+		}
+		ports := v.List("mysql-port")
+		if len(ports) == 0 {
+			return s, fmt.Errorf("No MySQL ports specified, aborting")
+		}
+		// The reference walks the ports of one host before moving to the
+		// next host: connection n gets pair n of hosts x ports.
+		for _, h := range hosts {
+			for _, p := range ports {
+				port, err := strconv.Atoi(strings.TrimSpace(p))
+				if err != nil || port < 0 || port > 65535 {
+					return s, fmt.Errorf("invalid --mysql-port value '%s'", p)
+				}
+				s.targets = append(s.targets, hostTarget(h, port))
+			}
+		}
+	}
+
+	for _, e := range v.List("mysql-ignore-errors") {
+		e = strings.TrimSpace(e)
+		if e == "all" {
+			s.ignoreAll = true
+			continue
+		}
+		// The reference uses atoi: junk becomes 0.
+		n, _ := strconv.Atoi(e)
+		s.ignore = append(s.ignore, n)
+	}
+
+	var err error
+	s.tls, s.tlsPrefer, err = tlsConfig(v)
+	if err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// hostTarget maps host "localhost" to the default unix socket, as
+// libmysqlclient does; any other name is a TCP address.
+func hostTarget(host string, port int) target {
+	if host == "localhost" {
+		return target{network: "unix", addr: defaultSocket(), host: host, port: port}
+	}
+	return target{network: "tcp", addr: net.JoinHostPort(host, strconv.Itoa(port)), host: host, port: port}
+}
+
+func defaultSocket() string {
+	if p := os.Getenv("MYSQL_UNIX_PORT"); p != "" {
+		return p
+	}
+	for _, p := range []string{"/run/mysqld/mysqld.sock", "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "/run/mysqld/mysqld.sock"
+}
+
+// drv is the driver, shared by all workers.
+type drv struct {
+	s   settings
+	log io.Writer
+
+	mu    sync.Mutex
+	next  int // round-robin position in s.targets
+	logMu sync.Mutex
+}
+
+var _ drivers.Driver = (*drv)(nil)
+
+// Connect opens a connection to the next target in round-robin order.
+func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
+	d.mu.Lock()
+	t := d.s.targets[d.next%len(d.s.targets)]
+	d.next++
+	d.mu.Unlock()
+
+	c := &conn{d: d, t: t}
+	if err := c.connect(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("connect: %w", ctx.Err())
+		}
+		e := connectError(err, t)
+		if t.socket != "" {
+			d.logf("FATAL: unable to connect to MySQL server on socket '%s', aborting...\n", t.socket)
+		} else {
+			d.logf("FATAL: unable to connect to MySQL server on host '%s', port %d, aborting...\n", t.host, t.port)
+		}
+		d.logf("FATAL: error %d: %s\n", e.Code, e.Msg)
+		return nil, e
+	}
+	return c, nil
+}
+
+// Close has nothing to release: connections are closed by their owners.
+func (d *drv) Close() error { return nil }
+
+// logf writes one reference-style log line; workers share the writer.
+func (d *drv) logf(format string, args ...any) {
+	d.logMu.Lock()
+	fmt.Fprintf(d.log, format, args...)
+	d.logMu.Unlock()
+}
+
+func (d *drv) debugf(format string, args ...any) {
+	if d.s.debug {
+		d.logf("DEBUG: "+format+"\n", args...)
+	}
+}
+
+// ignorable reports whether --mysql-ignore-errors covers code.
+func (d *drv) ignorable(code int) bool {
+	if d.s.ignoreAll {
+		return true
+	}
+	for _, c := range d.s.ignore {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+// mysqlConfig builds the go-sql-driver configuration for one connection.
+// dial is the connection's own dialer, which remembers the socket so a
+// cancelled context can close it.
+func (d *drv) mysqlConfig(t target, dial func(ctx context.Context, network, addr string) (net.Conn, error)) (*gomysql.Config, error) {
+	mc := gomysql.NewConfig()
+	mc.User = d.s.user
+	mc.Passwd = d.s.password
+	mc.Net = t.network
+	mc.Addr = t.addr
+	mc.DBName = d.s.db
+	mc.MultiStatements = true // CLIENT_MULTI_STATEMENTS, as the reference
+	mc.InterpolateParams = false
+	mc.CheckConnLiveness = false
+	mc.AllowNativePasswords = true
+	mc.AllowCleartextPasswords = d.s.tls != nil
+	mc.Timeout = 30 * time.Second
+	mc.Logger = &gomysql.NopLogger{}
+	mc.DialFunc = dial
+	if d.s.tls != nil {
+		mc.TLS = d.s.tls.Clone()
+		if mc.TLS.ServerName == "" && t.network == "tcp" {
+			mc.TLS.ServerName = t.host
+		}
+		mc.AllowFallbackToPlaintext = d.s.tlsPrefer
+	}
+	if d.s.compress {
+		if err := mc.Apply(gomysql.EnableCompression(true)); err != nil {
+			return nil, err
+		}
+	}
+	return mc, nil
+}

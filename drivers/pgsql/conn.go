@@ -1,0 +1,320 @@
+package pgsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"sysbench-go/drivers"
+)
+
+// conn is one server connection. It is used by one goroutine, except that
+// a context cancellation may interrupt it from another (see begin).
+type conn struct {
+	d  *driver
+	n  uint64 // connection number, selects host and port
+	pg *pgconn.PgConn
+
+	// gen counts (re)connections; a statement prepared under an older
+	// generation is prepared again before use.
+	gen     int
+	stmtSeq int
+
+	// stdStrings is standard_conforming_strings: when off, backslashes in
+	// client-side substituted strings must be doubled.
+	stdStrings bool
+
+	// results of the last call; more than one after a multi-statement query.
+	results []*result
+	nres    int
+	cur     int
+
+	sqlBuf []byte // client-side substitution buffer
+
+	// Context handling without pgconn's per-query watcher goroutine: one
+	// context.AfterFunc per distinct context, which expires the socket
+	// deadline if that context ends while a call made with it is running.
+	watched   context.Context
+	stopWatch func() bool
+	watchID   uint64
+	mu        sync.Mutex // guards active and expired against interrupt
+	active    uint64     // watchID of the running call's context, 0 if none
+	expired   bool       // the socket deadline was set by interrupt
+}
+
+var _ drivers.Conn = (*conn)(nil)
+
+func (c *conn) open(ctx context.Context) error {
+	cfg, err := c.d.config(c.n)
+	if err != nil {
+		return err
+	}
+	pg, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		host, port := c.d.endpoint(c.n)
+		msg := connectErrorMessage(err, host, port, c.d.sockets)
+		c.d.log.printf("FATAL: Connection to database failed: %s\n", msg)
+		e := &drivers.Error{Kind: drivers.Fatal, State: "08001", Msg: msg, Op: "PQsetdbLogin()"}
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) {
+			e.State = pgErr.Code
+		}
+		return e
+	}
+	c.mu.Lock()
+	c.pg = pg
+	c.mu.Unlock()
+	c.gen++
+	c.stdStrings = pg.ParameterStatus("standard_conforming_strings") != "off"
+	return nil
+}
+
+// Reconnect closes and reopens the connection with the same settings.
+func (c *conn) Reconnect(ctx context.Context) error {
+	c.closePg()
+	return c.open(ctx)
+}
+
+func (c *conn) closePg() {
+	if c.pg != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = c.pg.Close(ctx)
+		cancel()
+		c.mu.Lock()
+		c.pg = nil
+		c.mu.Unlock()
+	}
+}
+
+// Close closes the connection.
+func (c *conn) Close() error {
+	c.closePg()
+	if c.stopWatch != nil {
+		c.stopWatch()
+		c.stopWatch, c.watched = nil, nil
+	}
+	return nil
+}
+
+// begin marks the connection busy for ctx. pgconn is always called with
+// context.Background(); this guard does the cancellation instead.
+func (c *conn) begin(ctx context.Context) error {
+	if c.pg == nil {
+		return &drivers.Error{Kind: drivers.Fatal, State: lostConnState, Msg: "connection is closed"}
+	}
+	cancellable := ctx.Done() != nil
+	if cancellable && ctx != c.watched {
+		if c.stopWatch != nil {
+			c.stopWatch()
+		}
+		c.watchID++
+		id := c.watchID
+		c.watched = ctx
+		c.stopWatch = context.AfterFunc(ctx, func() { c.interrupt(id) })
+	}
+	c.mu.Lock()
+	if c.expired {
+		// A context ended just as an earlier call finished.
+		c.expired = false
+		_ = c.pg.Conn().SetDeadline(time.Time{})
+	}
+	if cancellable {
+		c.active = c.watchID
+	}
+	c.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		c.end()
+		return err
+	}
+	return nil
+}
+
+func (c *conn) end() {
+	c.mu.Lock()
+	c.active = 0
+	c.mu.Unlock()
+}
+
+// interrupt runs on another goroutine when the context with this watch id
+// ends: it fails the running call, if that call uses the context.
+func (c *conn) interrupt(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active == id && c.pg != nil {
+		c.expired = true
+		_ = c.pg.Conn().SetDeadline(time.Now())
+	}
+}
+
+// firstResult returns the result slot for a single-result call.
+func (c *conn) firstResult() *result {
+	c.nres, c.cur = 0, 0
+	return c.resultAt(0)
+}
+
+func (c *conn) resultAt(i int) *result {
+	for len(c.results) <= i {
+		c.results = append(c.results, &result{})
+	}
+	r := c.results[i]
+	r.reset()
+	return r
+}
+
+// Query runs SQL text with the simple query protocol, as PQexec does; the
+// text may hold several statements.
+func (c *conn) Query(ctx context.Context, query string) (drivers.Result, error) {
+	return c.exec(ctx, query, "PQexec")
+}
+
+func (c *conn) exec(ctx context.Context, query, op string) (drivers.Result, error) {
+	if err := c.begin(ctx); err != nil {
+		return nil, c.fail(ctx, err, op, query)
+	}
+	c.nres, c.cur = 0, 0
+	mrr := c.pg.Exec(context.Background(), query)
+	n := 0
+	for mrr.NextResult() {
+		rr := mrr.ResultReader()
+		res := c.resultAt(n)
+		n++
+		for rr.NextRow() {
+			res.addRow(rr.Values())
+		}
+		fields := rr.FieldDescriptions()
+		tag, _ := rr.Close() // errors surface through mrr.Close
+		res.finish(fields != nil, len(fields), tag)
+	}
+	err := mrr.Close()
+	c.end()
+	if err != nil {
+		return nil, c.fail(ctx, err, op, query)
+	}
+	if n == 0 {
+		res := c.resultAt(0)
+		res.finish(false, 0, pgconn.CommandTag{})
+		n = 1
+	}
+	c.nres, c.cur = n, 1
+	return c.results[0], nil
+}
+
+// MoreResults reports whether a multi-statement query left results.
+func (c *conn) MoreResults() bool { return c.cur < c.nres }
+
+// NextResult returns the next result of a multi-statement query.
+func (c *conn) NextResult(ctx context.Context) (drivers.Result, error) {
+	if c.cur >= c.nres {
+		return nil, errors.New("pgsql: no more results")
+	}
+	r := c.results[c.cur]
+	c.cur++
+	return r, nil
+}
+
+// Prepare prepares a statement with '?' placeholders. With --db-ps-mode=auto
+// a statement without parameters is prepared on the server at once and one
+// with parameters on its first execution, when the parameter types are
+// known; with disable, values are substituted into the text on execution.
+func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) {
+	s := &stmt{c: c, query: query}
+	s.marks = placeholders(query)
+	s.nparams = len(s.marks)
+	if c.d.psMode == drivers.PSDisable {
+		s.emulated = true
+		return s, nil
+	}
+	s.pgQuery = numberPlaceholders(query, s.marks)
+	if s.nparams == 0 {
+		if err := s.prepare(ctx, nil); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// fail converts err, returned by the client call op, into a *drivers.Error
+// and acts on it the way sysbench does: ignorable errors roll back the
+// transaction, fatal ones print FATAL lines. query is the SQL text for
+// calls that have one (printed as "failed query was").
+func (c *conn) fail(ctx context.Context, err error, op, query string) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		// The run is stopping: not a database error.
+		c.closePgIfBroken()
+		return fmt.Errorf("%s: %w", op, ctxErr)
+	}
+	var de *drivers.Error
+	if errors.As(err, &de) {
+		return de
+	}
+	e := &drivers.Error{Op: op + "()", Query: query}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		e.State, e.Msg = pgErr.Code, pgErr.Message
+	} else {
+		e.State = lostConnState
+		e.Msg = "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n\tbefore or while processing the request."
+		if c.pg != nil && !c.pg.IsClosed() {
+			e.Msg = err.Error()
+		}
+	}
+
+	if c.pg == nil || c.pg.IsClosed() {
+		if c.d.ignorable(e.State) || c.d.ignore[lostConnState] {
+			if rerr := c.Reconnect(ctx); rerr != nil {
+				return rerr
+			}
+			e.Kind = drivers.Reconnect
+			return e
+		}
+		c.closePg()
+		c.logFatal(e, pgErr)
+		e.Kind = drivers.Fatal
+		return e
+	}
+
+	if c.d.ignorable(e.State) {
+		// As sysbench: roll back so that the restarted event begins clean.
+		_ = c.pg.Exec(context.Background(), "ROLLBACK").Close()
+		e.Kind = drivers.Ignorable
+		return e
+	}
+	c.logFatal(e, pgErr)
+	e.Kind = drivers.Fatal
+	return e
+}
+
+func (c *conn) closePgIfBroken() {
+	if c.pg != nil && c.pg.IsClosed() {
+		c.closePg()
+	}
+}
+
+// logFatal prints the lines sysbench prints for a failed call.
+func (c *conn) logFatal(e *drivers.Error, pgErr *pgconn.PgError) {
+	if e.Op == "PQprepare()" {
+		// libpq's full error message, which ends with a newline.
+		msg := e.Msg + "\n"
+		if pgErr != nil {
+			msg = libpqMessage(pgErr, e.Query)
+		}
+		c.d.log.printf("FATAL: PQprepare() failed: %s\n", msg)
+		return
+	}
+	// 7 is PGRES_FATAL_ERROR, which sysbench prints as a number.
+	c.d.log.printf("FATAL: %s failed: %d %s\n", e.Op, 7, e.Msg)
+	if e.Query != "" {
+		c.d.log.printf("FATAL: failed query was: %s\n", e.Query)
+	}
+}
+
+// stmtName returns a new statement name, unique on this connection.
+func (c *conn) stmtName() string {
+	c.stmtSeq++
+	return "sbstmt" + strconv.Itoa(c.stmtSeq)
+}

@@ -1,0 +1,260 @@
+// Package pgsql is the PostgreSQL driver (--db-driver=pgsql), built on pgx's
+// wire-protocol layer (pgconn) rather than database/sql so that a query costs
+// the client as little CPU as libpq does for sysbench.
+//
+// It owns the pgsql-* options, the '?' to '$n' rewriting, lazy server-side
+// prepares, buffered results, and the conversion of server and connection
+// errors into *drivers.Error, with the FATAL lines sysbench 1.0.20 prints.
+package pgsql
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"sysbench-go/drivers"
+	"sysbench-go/drivers/dryrun"
+	"sysbench-go/options"
+)
+
+// Factory registers the driver.
+var Factory = drivers.Factory{
+	Name:        "pgsql",
+	Description: "PostgreSQL driver",
+	Options: []options.Option{
+		// The reference declares host and port as single values; ours are
+		// lists spread over connections round-robin, with the same defaults.
+		{Name: "pgsql-host", Desc: "PostgreSQL server host", Kind: options.List, Default: "localhost"},
+		{Name: "pgsql-port", Desc: "PostgreSQL server port", Kind: options.List, Default: "5432"},
+		{Name: "pgsql-user", Desc: "PostgreSQL user", Kind: options.String, Default: "sbtest"},
+		{Name: "pgsql-password", Desc: "PostgreSQL password", Kind: options.String, Default: ""},
+		{Name: "pgsql-db", Desc: "PostgreSQL database name", Kind: options.String, Default: "sbtest"},
+		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
+		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
+		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
+	},
+	Open: Open,
+}
+
+// defaultIgnorable are the SQLSTATEs sysbench 1.0.20 rolls back and ignores:
+// deadlock_detected, serialization_failure and unique_violation.
+var defaultIgnorable = []string{"40P01", "40001", "23505"}
+
+// lostConnState is the SQLSTATE reported for a connection that went away
+// without the server saying why (connection_failure).
+const lostConnState = "08006"
+
+type driver struct {
+	hosts    []string // TCP hosts, or socket directories when sockets is set
+	ports    []int
+	sockets  bool
+	user     string
+	password string
+	passSet  bool
+	db       string
+	sslmode  string // "" leaves it to PGSSLMODE / pgx's default
+
+	ignoreAll bool
+	ignore    map[string]bool
+
+	psMode drivers.PSMode
+	debug  bool
+	log    *lineWriter
+
+	next atomic.Uint64 // connections opened so far, for round-robin
+}
+
+// Open validates the pgsql-* options.
+func Open(cfg drivers.Config) (drivers.Driver, error) {
+	if cfg.DryRun {
+		return dryrun.New(), nil
+	}
+	v := cfg.Values
+	if v == nil {
+		v = options.NewValues()
+	}
+	str := func(name, def string) string {
+		if s, ok := v.Raw(name); ok {
+			return s
+		}
+		return def
+	}
+	list := func(name, def string) []string {
+		if _, ok := v.Raw(name); ok {
+			return v.List(name)
+		}
+		return options.SplitList(def)
+	}
+
+	d := &driver{
+		user:   str("pgsql-user", "sbtest"),
+		db:     str("pgsql-db", "sbtest"),
+		psMode: cfg.PSMode,
+		debug:  cfg.Debug,
+		log:    &lineWriter{w: cfg.Log},
+		ignore: map[string]bool{},
+	}
+	if d.log.w == nil {
+		d.log.w = io.Discard
+	}
+	d.password = str("pgsql-password", "")
+	d.passSet = d.password != ""
+	if !d.passSet {
+		// libpq would read PGPASSWORD itself; pgconn does too when the
+		// connection string has no password, but be explicit.
+		if p, ok := os.LookupEnv("PGPASSWORD"); ok {
+			d.password, d.passSet = p, true
+		}
+	}
+	d.sslmode = str("pgsql-sslmode", "prefer")
+	if !v.IsSet("pgsql-sslmode") && os.Getenv("PGSSLMODE") != "" {
+		d.sslmode = ""
+	}
+	switch d.sslmode {
+	case "", "disable", "allow", "prefer", "require", "verify-ca", "verify-full":
+	default:
+		return nil, fmt.Errorf("invalid value for --pgsql-sslmode: '%s'", d.sslmode)
+	}
+
+	for _, p := range list("pgsql-port", "5432") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n <= 0 || n > 65535 {
+			return nil, fmt.Errorf("invalid value for --pgsql-port: '%s'", p)
+		}
+		d.ports = append(d.ports, n)
+	}
+	if socks := list("pgsql-socket", ""); len(socks) > 0 {
+		d.sockets = true
+		for _, s := range socks {
+			// Accept the socket file itself as well as its directory.
+			dir, port, ok := splitSocketPath(s)
+			if ok && !v.IsSet("pgsql-port") {
+				d.ports = []int{port}
+			}
+			d.hosts = append(d.hosts, dir)
+		}
+	} else {
+		d.hosts = list("pgsql-host", "localhost")
+	}
+	if len(d.hosts) == 0 {
+		d.hosts = []string{"localhost"}
+	}
+	if len(d.ports) == 0 {
+		d.ports = []int{5432}
+	}
+
+	for _, s := range defaultIgnorable {
+		d.ignore[s] = true
+	}
+	for _, s := range list("pgsql-ignore-errors", "") {
+		s = strings.TrimSpace(s)
+		if strings.EqualFold(s, "all") {
+			d.ignoreAll = true
+			continue
+		}
+		d.ignore[strings.ToUpper(s)] = true
+	}
+
+	// Parse one configuration now so that a malformed option fails before
+	// any thread starts.
+	if _, err := d.config(0); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// splitSocketPath recognises ".../.s.PGSQL.5432" and returns its directory
+// and port; any other path is taken as a directory.
+func splitSocketPath(s string) (dir string, port int, ok bool) {
+	i := strings.LastIndex(s, "/.s.PGSQL.")
+	if i < 0 {
+		return s, 0, false
+	}
+	p, err := strconv.Atoi(s[i+len("/.s.PGSQL."):])
+	if err != nil {
+		return s, 0, false
+	}
+	if i == 0 {
+		return "/", p, true
+	}
+	return s[:i], p, true
+}
+
+// endpoint returns the host (or socket directory) and port of the n-th
+// connection. Hosts and ports advance independently, as sysbench's MySQL
+// driver does with its lists.
+func (d *driver) endpoint(n uint64) (string, int) {
+	return d.hosts[n%uint64(len(d.hosts))], d.ports[n%uint64(len(d.ports))]
+}
+
+func (d *driver) config(n uint64) (*pgconn.Config, error) {
+	host, port := d.endpoint(n)
+	var b strings.Builder
+	kv := func(k, v string) {
+		b.WriteString(k)
+		b.WriteString("='")
+		for _, r := range v {
+			if r == '\'' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		b.WriteString("' ")
+	}
+	kv("host", host)
+	kv("port", strconv.Itoa(port))
+	kv("user", d.user)
+	kv("dbname", d.db)
+	if d.passSet {
+		kv("password", d.password)
+	}
+	if d.sslmode != "" {
+		kv("sslmode", d.sslmode)
+	}
+	cfg, err := pgconn.ParseConfig(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("pgsql: %w", err)
+	}
+	// Notices are dropped, as sysbench installs an empty notice processor.
+	cfg.OnNotice = nil
+	return cfg, nil
+}
+
+func (d *driver) Connect(ctx context.Context) (drivers.Conn, error) {
+	n := d.next.Add(1) - 1
+	c := &conn{d: d, n: n}
+	if err := c.open(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (d *driver) Close() error { return nil }
+
+// ignorable reports whether an error with this SQLSTATE restarts the event.
+func (d *driver) ignorable(state string) bool {
+	return d.ignoreAll || d.ignore[state]
+}
+
+// lineWriter serialises whole lines from concurrent connections so that
+// FATAL lines never interleave.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) printf(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	l.mu.Lock()
+	_, _ = io.WriteString(l.w, s)
+	l.mu.Unlock()
+}
+
+var _ drivers.Driver = (*driver)(nil)

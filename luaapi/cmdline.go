@@ -1,0 +1,33 @@
+package luaapi
+
+import (
+	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/options"
+)
+
+// registerCmdline creates sysbench.cmdline.
+func registerCmdline(L *lua.LState, sb *lua.LTable, s *Script) {
+	t := L.NewTable()
+	argv := L.NewTable()
+	for i, a := range s.env.Argv {
+		argv.RawSetInt(i, lua.LString(a))
+	}
+	t.RawSetString("argv", argv)
+	if s.env.Command != "" {
+		t.RawSetString("command", lua.LString(s.env.Command))
+	}
+	t.RawSetString("script_path", lua.LString(s.path))
+	for name, v := range map[string]int{"ARG_NULL": argNull, "ARG_BOOL": argBool, "ARG_INT": argInt,
+		"ARG_SIZE": argSize, "ARG_DOUBLE": argDouble, "ARG_STRING": argString, "ARG_LIST": argList,
+		"ARG_FILE": argFile, "ARG_MAX": argMax} {
+		t.RawSetString(name, lua.LNumber(v))
+	}
+	t.RawSetString("PARALLEL_COMMAND", lua.LTrue)
+	t.RawSetString("print_test_options", L.NewFunction(func(L *lua.LState) int {
+		rt := getRuntime(L)
+		_, _ = rt.env.Out.Write([]byte(options.FormatHelp(rt.script.options)))
+		return 0
+	}))
+	sb.RawSetString("cmdline", t)
+}

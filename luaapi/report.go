@@ -1,0 +1,82 @@
+package luaapi
+
+import (
+	"fmt"
+	"io"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/engine"
+)
+
+// statTable converts a report's figures into the table the reference's
+// hooks receive (latencies in seconds).
+func statTable(L *lua.LState, s *engine.Stat) *lua.LTable {
+	t := L.NewTable()
+	set := func(k string, v float64) { t.RawSetString(k, lua.LNumber(v)) }
+	set("threads_running", float64(s.ThreadsRunning))
+	set("time_interval", s.TimeInterval)
+	set("time_total", s.TimeTotal)
+	set("latency_pct", s.LatencyPct)
+	set("events", float64(s.Events))
+	set("reads", float64(s.Reads))
+	set("writes", float64(s.Writes))
+	set("other", float64(s.Other))
+	set("errors", float64(s.Errors))
+	set("reconnects", float64(s.Reconnects))
+	set("queue_length", float64(s.QueueLength))
+	set("concurrency", float64(s.Concurrency))
+	set("latency_min", s.LatencyMin)
+	set("latency_max", s.LatencyMax)
+	set("latency_avg", s.LatencyAvg)
+	set("latency_sum", s.LatencySum)
+	return t
+}
+
+func num(t *lua.LTable, k string) float64 { return float64(lua.LVAsNumber(t.RawGetString(k))) }
+
+// registerReports creates sysbench.report_default/csv/json.
+func registerReports(L *lua.LState, sb *lua.LTable) {
+	out := func(L *lua.LState) io.Writer { return getRuntime(L).env.Out }
+	sb.RawSetString("report_default", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		sec := num(t, "time_interval")
+		pct := lua.LVAsNumber(getPath(L, "sysbench", "opt", "percentile"))
+		// The reference's Lua formatter prints "err/s" without a colon.
+		fmt.Fprintf(out(L), "[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%d%%): %4.2f err/s %4.2f reconn/s: %4.2f\n",
+			num(t, "time_total"), int64(num(t, "threads_running")), num(t, "events")/sec,
+			(num(t, "reads")+num(t, "writes")+num(t, "other"))/sec,
+			num(t, "reads")/sec, num(t, "writes")/sec, num(t, "other")/sec,
+			int64(pct), num(t, "latency_pct")*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
+		return 0
+	}))
+	sb.RawSetString("report_csv", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		sec := num(t, "time_interval")
+		fmt.Fprintf(out(L), "%.0f,%d,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f\n",
+			num(t, "time_total"), int64(num(t, "threads_running")), num(t, "events")/sec,
+			(num(t, "reads")+num(t, "writes")+num(t, "other"))/sec,
+			num(t, "reads")/sec, num(t, "writes")/sec, num(t, "other")/sec,
+			num(t, "latency_pct")*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
+		return 0
+	}))
+	sb.RawSetString("report_json", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		rt := getRuntime(L)
+		w := out(L)
+		if !rt.jsonOpen {
+			rt.jsonOpen = true
+			rt.env.jsonClose = true
+			fmt.Fprintf(w, "[\n")
+		} else {
+			fmt.Fprintf(w, ",\n")
+		}
+		sec := num(t, "time_interval")
+		fmt.Fprintf(w, "  {\n    \"time\": %4.0f,\n    \"threads\": %d,\n    \"tps\": %4.2f,\n    \"qps\": {\n      \"total\": %4.2f,\n      \"reads\": %4.2f,\n      \"writes\": %4.2f,\n      \"other\": %4.2f\n    },\n    \"latency\": %4.2f,\n    \"errors\": %4.2f,\n    \"reconnects\": %4.2f\n  }",
+			num(t, "time_total"), int64(num(t, "threads_running")), num(t, "events")/sec,
+			(num(t, "reads")+num(t, "writes")+num(t, "other"))/sec,
+			num(t, "reads")/sec, num(t, "writes")/sec, num(t, "other")/sec,
+			num(t, "latency_pct")*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
+		return 0
+	}))
+}

@@ -1,0 +1,427 @@
+// Package luaapi is sysbench's Lua API on gopher-lua: the sysbench.* tables,
+// the 0.5-era compatibility globals, the ffi shim, and the engine.Test that
+// runs a script with one Lua state per worker goroutine.
+package luaapi
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"sysbench-go/drivers"
+	"sysbench-go/options"
+	"sysbench-go/sbrand"
+)
+
+// Env is what every Lua state of a run shares (read-only after Load).
+type Env struct {
+	Values        *options.Values
+	Drivers       []drivers.Factory
+	DriverName    string // --db-driver
+	DriverConfig  drivers.Config
+	Out           io.Writer
+	Rand          sbrand.Config
+	Threads       int
+	Argv          []string
+	Command       string
+	VersionString string
+	Bundled       fs.FS // embedded lua/ scripts
+	Percentiles   []float64
+	// Declared lists every option known outside the script (general,
+	// driver) so sysbench.opt gets typed values.
+	Declared []options.Option
+	// Context for prepare/cleanup/custom commands.
+	Ctx context.Context
+
+	mu      sync.Mutex
+	opened  map[string]drivers.Driver
+	usedSQL bool
+	// jsonClose: report_json opened a JSON array that the end of the
+	// run must close, as the reference does when its reporter exits.
+	jsonClose bool
+	protos  sync.Map // module name -> *lua.FunctionProto
+}
+
+// ScriptError is a Lua load or run failure, already worded as the
+// reference's FATAL message (without the "FATAL: " prefix).
+type ScriptError struct{ Msg string }
+
+func (e *ScriptError) Error() string { return e.Msg }
+
+// ErrNotFound is returned when no script or module of that name exists.
+var ErrNotFound = errors.New("not found")
+
+// Script is a loaded Lua test.
+type Script struct {
+	env      *Env
+	name     string // basename, as the reference's sname
+	path     string // file path or bundled module name
+	dir      string // directory of a file script, "" for bundled
+	bundled  bool
+	proto    *lua.FunctionProto
+	master   *lua.LState
+	masterRT *runtime
+	options  []options.Option // declared by sysbench.cmdline.options
+	declared bool
+
+	reportMu  sync.Mutex // report hooks run in the master state
+	rate      bool
+	forcedCtx bool
+}
+
+// compile parses and compiles Lua source once; the proto is shared by
+// every state of the run.
+func compile(src io.Reader, name string) (*lua.FunctionProto, error) {
+	chunk, err := parse.Parse(bufio.NewReader(src), name)
+	if err != nil {
+		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
+	}
+	proto, err := lua.Compile(chunk, name)
+	if err != nil {
+		return nil, &ScriptError{Msg: err.Error()}
+	}
+	return proto, nil
+}
+
+// syntaxMessage turns gopher-lua's parse error into "file:line: message".
+func syntaxMessage(name string, err error) string {
+	var perr *parse.Error
+	if errors.As(err, &perr) {
+		tok := strings.TrimSpace(perr.Token)
+		msg := perr.Message
+		if msg == "syntax error" || strings.HasPrefix(msg, "syntax error") {
+			msg = "unexpected symbol"
+		}
+		if tok != "" {
+			return fmt.Sprintf("%s:%d: %s near '%s'", name, perr.Pos.Line, msg, tok)
+		}
+		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line, msg)
+	}
+	return fmt.Sprintf("%s: %v", name, err)
+}
+
+// Load finds a script by path or module name, compiles it and runs its
+// main chunk in the master state so its options and commands are known.
+func Load(env *Env, testname string) (*Script, error) {
+	s := &Script{env: env, path: testname, name: filepath.Base(testname)}
+	if f, err := os.Open(testname); err == nil {
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && !st.IsDir() {
+			s.dir = filepath.Dir(testname)
+			p, err := compile(skipShebang(f), testname)
+			if err != nil {
+				return nil, err
+			}
+			s.proto = p
+		}
+	}
+	if s.proto == nil {
+		// A module name: next to the working directory, on LUA_PATH, or bundled.
+		mod := strings.TrimSuffix(testname, ".lua")
+		if path := searchPath(mod); path != "" {
+			f, err := os.Open(path)
+			if err == nil {
+				defer f.Close()
+				s.dir = filepath.Dir(path)
+				s.path = path
+				p, err := compile(skipShebang(f), path)
+				if err != nil {
+					return nil, err
+				}
+				s.proto = p
+			}
+		}
+		if s.proto == nil {
+			p, err := env.bundledProto(mod)
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				return nil, &ScriptError{Msg: fmt.Sprintf("Cannot find benchmark '%s': no such built-in test, file or module", testname)}
+			}
+			s.proto, s.bundled, s.path = p, true, mod
+		}
+	}
+	if env.opened == nil {
+		env.opened = map[string]drivers.Driver{}
+	}
+	L, rt, err := s.newState(-1, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.master, s.masterRT = L, rt
+	if err := s.readOptions(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// skipShebang drops a "#!" first line so scripts can be executable.
+func skipShebang(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(2); err == nil && string(b) == "#!" {
+		line, _ := br.ReadString('\n')
+		return io.MultiReader(strings.NewReader("--"+strings.TrimPrefix(line, "#!")), br)
+	}
+	return br
+}
+
+// searchPath looks a module up in the working directory and LUA_PATH.
+func searchPath(mod string) string {
+	paths := []string{"./?.lua", "./?/init.lua"}
+	if lp := os.Getenv("LUA_PATH"); lp != "" {
+		paths = append(strings.Split(strings.ReplaceAll(lp, ";;", ";"), ";"), paths...)
+	}
+	paths = append(paths, "/usr/local/share/lua/5.1/?.lua", "/usr/share/lua/5.1/?.lua")
+	name := strings.ReplaceAll(mod, ".", "/")
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		cand := strings.ReplaceAll(p, "?", name)
+		if st, err := os.Stat(cand); err == nil && !st.IsDir() {
+			return cand
+		}
+	}
+	return ""
+}
+
+// bundledProto compiles (once) an embedded script or module.
+func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
+	if p, ok := env.protos.Load(mod); ok {
+		return p.(*lua.FunctionProto), nil
+	}
+	if env.Bundled == nil {
+		return nil, nil
+	}
+	f, err := env.Bundled.Open(mod + ".lua")
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	p, err := compile(f, mod+".lua")
+	if err != nil {
+		return nil, err
+	}
+	env.protos.Store(mod, p)
+	return p, nil
+}
+
+// Name is the test name as sysbench prints it.
+func (s *Script) Name() string { return s.name }
+
+// Options returns the options the script declares, sorted by name as the
+// reference prints them; nil when it declares none.
+func (s *Script) Options() []options.Option { return s.options }
+
+// DeclaresOptions reports whether the script has sysbench.cmdline.options;
+// scripts that do not get every unknown option exported as a global.
+func (s *Script) DeclaresOptions() bool { return s.declared }
+
+// readOptions converts sysbench.cmdline.options into option declarations.
+func (s *Script) readOptions() error {
+	L := s.master
+	cmdline := getPath(L, "sysbench", "cmdline")
+	t, ok := cmdline.(*lua.LTable)
+	if !ok {
+		return nil
+	}
+	ov := t.RawGetString("options")
+	if ov == lua.LNil {
+		return nil
+	}
+	opts, ok := ov.(*lua.LTable)
+	if !ok {
+		return &ScriptError{Msg: fmt.Sprintf("wrong type for sysbench.cmdline.options: %s", ov.Type())}
+	}
+	s.declared = true
+	var err error
+	opts.ForEach(func(k, v lua.LValue) {
+		if err != nil {
+			return
+		}
+		name, ok1 := k.(lua.LString)
+		def, ok2 := v.(*lua.LTable)
+		if !ok1 || !ok2 {
+			err = &ScriptError{Msg: "wrong table structure in sysbench.cmdline.options"}
+			return
+		}
+		o := options.Option{Name: string(name)}
+		desc := def.RawGetInt(1)
+		if desc == lua.LNil {
+			err = &ScriptError{Msg: "nil description for option " + string(name)}
+			return
+		}
+		o.Desc = desc.String()
+		dv := def.RawGetInt(2)
+		kind := lua.LNil
+		if k := def.RawGetInt(3); k != lua.LNil {
+			kind = k
+		}
+		switch d := dv.(type) {
+		case *lua.LTable:
+			var parts []string
+			d.ForEach(func(_, x lua.LValue) { parts = append(parts, x.String()) })
+			o.Default, o.Kind = strings.Join(parts, ","), options.List
+		case lua.LBool:
+			o.Kind = options.Bool
+			o.Default = "off"
+			if d {
+				o.Default = "on"
+			}
+		case lua.LNumber:
+			o.Kind, o.Default = options.Float, formatNumber(float64(d))
+		case lua.LString:
+			o.Kind, o.Default = options.String, string(d)
+		default:
+			o.Kind, o.NoDefault = options.String, true
+		}
+		if n, ok := kind.(lua.LNumber); ok {
+			o.Kind = argKind(int(n))
+		}
+		s.options = append(s.options, o)
+	})
+	if err != nil {
+		return err
+	}
+	sort.Slice(s.options, func(i, j int) bool { return s.options[i].Name < s.options[j].Name })
+	return nil
+}
+
+// argKind maps sysbench.cmdline.ARG_* to option kinds.
+func argKind(n int) options.Kind {
+	switch n {
+	case argBool:
+		return options.Bool
+	case argInt:
+		return options.Int
+	case argSize:
+		return options.Size
+	case argDouble:
+		return options.Float
+	case argList:
+		return options.List
+	case argFile:
+		return options.File
+	}
+	return options.String
+}
+
+// Values of sysbench.cmdline.ARG_*, as the reference numbers them.
+const (
+	argNull = iota
+	argBool
+	argInt
+	argSize
+	argDouble
+	argString
+	argList
+	argFile
+	argMax
+)
+
+func getPath(L *lua.LState, names ...string) lua.LValue {
+	v := L.GetGlobal(names[0])
+	for _, n := range names[1:] {
+		t, ok := v.(*lua.LTable)
+		if !ok {
+			return lua.LNil
+		}
+		v = t.RawGetString(n)
+	}
+	return v
+}
+
+// luaError turns an error from a protected call into "file:line: msg".
+func luaError(err error) string {
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		if ae.Object != nil && ae.Object != lua.LNil {
+			if t, ok := ae.Object.(*lua.LTable); ok {
+				if m := t.RawGetString("sql_errmsg"); m != lua.LNil {
+					return m.String()
+				}
+			}
+			return ae.Object.String()
+		}
+		return ae.Error()
+	}
+	return err.Error()
+}
+
+// callGlobal calls a global function if it exists. It reports whether it
+// existed and the first return value.
+func callGlobal(L *lua.LState, name string, args ...lua.LValue) (bool, lua.LValue, error) {
+	fn := L.GetGlobal(name)
+	if fn.Type() != lua.LTFunction {
+		return false, lua.LNil, nil
+	}
+	if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, args...); err != nil {
+		return true, lua.LNil, &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
+	}
+	ret := L.Get(-1)
+	L.Pop(1)
+	return true, ret, nil
+}
+
+// Close releases the master state.
+func (s *Script) Close() {
+	if s.master != nil {
+		s.masterRT.close()
+		s.master.Close()
+		s.master = nil
+	}
+}
+
+// Drivers opened for this run are closed when the run ends.
+func (env *Env) closeDrivers() {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	for k, d := range env.opened {
+		_ = d.Close()
+		delete(env.opened, k)
+	}
+}
+
+// openDriver returns the shared driver of that name, opening it once.
+func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
+	if name == "" {
+		name = env.DriverName
+	}
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	env.usedSQL = true
+	if d, ok := env.opened[name]; ok {
+		return d, name, nil
+	}
+	for _, f := range env.Drivers {
+		if f.Name == name {
+			d, err := f.Open(env.DriverConfig)
+			if err != nil {
+				return nil, name, err
+			}
+			env.opened[name] = d
+			return d, name, nil
+		}
+	}
+	return nil, name, fmt.Errorf("invalid database driver name: '%s'", name)
+}
+
+// UsedSQL reports whether any state asked for a database driver: the
+// reports then include the SQL statistics, as the reference's.
+func (env *Env) UsedSQL() bool {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	return env.usedSQL
+}

@@ -1,0 +1,759 @@
+package luaapi
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/drivers"
+	"sysbench-go/engine"
+)
+
+// Userdata type names, as sysbench's own.
+const (
+	driverType = "sql_driver"
+	connType   = "sql_connection"
+	stmtType   = "sql_statement"
+	paramType  = "sql_param"
+	resultType = "sql_result"
+)
+
+// bulkPacketSize is the size at which a bulk insert is flushed.
+const bulkPacketSize = 512 * 1024
+
+type sqlDriver struct {
+	name string
+	drv  drivers.Driver
+}
+
+type sqlConn struct {
+	rt     *runtime
+	conn   drivers.Conn
+	ud     *lua.LUserData
+	res    *sqlResult
+	resUD  *lua.LUserData
+	stmts  []*sqlStmt
+	closed bool
+
+	lastErr *drivers.Error
+
+	bulk       []byte
+	bulkValues int // length of the INSERT prefix
+	bulkCnt    int
+}
+
+type sqlStmt struct {
+	c      *sqlConn
+	st     drivers.Stmt
+	params []*sqlParam
+	args   []drivers.Value
+	// legacy (0.5 API) binding: values are read from this table at execute
+	legacy *lua.LTable
+	closed bool
+}
+
+type sqlParam struct {
+	maxLen int
+	val    drivers.Value
+}
+
+type sqlResult struct {
+	c     *sqlConn
+	r     drivers.Result
+	freed bool
+}
+
+func (c *sqlConn) ctx() context.Context {
+	if c.rt.env.Ctx != nil {
+		return c.rt.env.Ctx
+	}
+	return context.Background()
+}
+
+func (c *sqlConn) close() {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	for _, s := range c.stmts {
+		if !s.closed {
+			s.closed = true
+			_ = s.st.Close()
+		}
+	}
+	c.stmts = nil
+	_ = c.conn.Close()
+}
+
+func checkUD[T any](L *lua.LState, n int, what string) T {
+	ud := L.CheckUserData(n)
+	v, ok := ud.Value.(T)
+	if !ok {
+		L.ArgError(n, what+" expected")
+	}
+	return v
+}
+
+func checkConn(L *lua.LState, n int) *sqlConn {
+	c := checkUD[*sqlConn](L, n, connType)
+	if c.closed {
+		L.RaiseError("attempt to use an already closed connection")
+	}
+	return c
+}
+
+// registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
+func registerSQL(L *lua.LState, sb *lua.LTable) {
+	sql := L.NewTable()
+	types := L.NewTable()
+	for i, n := range []string{"NONE", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+		"TIME", "DATE", "DATETIME", "TIMESTAMP", "CHAR", "VARCHAR"} {
+		types.RawSetString(n, lua.LNumber(i))
+	}
+	sql.RawSetString("type", types)
+	errs := L.NewTable()
+	errs.RawSetString("NONE", lua.LNumber(0))
+	errs.RawSetString("IGNORABLE", lua.LNumber(1))
+	errs.RawSetString("FATAL", lua.LNumber(2))
+	sql.RawSetString("error", errs)
+
+	// Metatables.
+	tostring := func(s string) *lua.LFunction {
+		return L.NewFunction(func(L *lua.LState) int { L.Push(lua.LString(s)); return 1 })
+	}
+	drvMT := L.NewTypeMetatable(driverType)
+	drvMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+		"connect": driverConnect,
+		"name": func(L *lua.LState) int {
+			L.Push(lua.LString(checkUD[*sqlDriver](L, 1, driverType).name))
+			return 1
+		},
+	}))
+	drvMT.RawSetString("__tostring", tostring("<sql_driver>"))
+
+	connMT := L.NewTypeMetatable(connType)
+	connMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+		"query":            connQuery,
+		"query_row":        connQueryRow,
+		"prepare":          connPrepare,
+		"bulk_insert_init": connBulkInit,
+		"bulk_insert_next": connBulkNext,
+		"bulk_insert_done": connBulkDone,
+		"disconnect":       connDisconnect,
+		"reconnect":        connReconnect,
+		"more_results":     connMoreResults,
+		"next_result":      connNextResult,
+	}))
+	connMT.RawSetString("__tostring", tostring("<sql_connection>"))
+
+	stmtMT := L.NewTypeMetatable(stmtType)
+	stmtMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+		"bind_create": stmtBindCreate,
+		"bind_param":  stmtBindParam,
+		"execute":     stmtExecute,
+		"close":       stmtClose,
+	}))
+	stmtMT.RawSetString("__tostring", tostring("<sql_statement>"))
+
+	paramMT := L.NewTypeMetatable(paramType)
+	paramMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+		"set":          paramSet,
+		"set_rand_str": paramSetRandStr,
+	}))
+	paramMT.RawSetString("__tostring", tostring("<sql_param>"))
+
+	resMethods := L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+		"fetch_row": resultFetchRow,
+		"free":      resultFree,
+	})
+	resMT := L.NewTypeMetatable(resultType)
+	resMT.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		r := checkUD[*sqlResult](L, 1, resultType)
+		key := L.CheckString(2)
+		switch key {
+		case "nrows":
+			if r.r == nil || r.freed {
+				L.Push(lua.LNumber(0))
+			} else {
+				L.Push(lua.LNumber(r.r.NRows()))
+			}
+		case "nfields":
+			if r.r == nil || r.freed {
+				L.Push(lua.LNumber(0))
+			} else {
+				L.Push(lua.LNumber(r.r.NFields()))
+			}
+		case "counter":
+			if r.r == nil {
+				L.Push(lua.LNumber(0))
+			} else {
+				L.Push(lua.LNumber(r.r.Counter()))
+			}
+		default:
+			L.Push(resMethods.RawGetString(key))
+		}
+		return 1
+	}))
+	resMT.RawSetString("__tostring", tostring("<sql_result>"))
+
+	sql.RawSetString("driver", L.NewFunction(sqlDriverNew))
+	sb.RawSetString("sql", sql)
+	registerLegacyDB(L, sb)
+}
+
+// sqlDriverNew is sysbench.sql.driver([name]).
+func sqlDriverNew(L *lua.LState) int {
+	rt := getRuntime(L)
+	name := L.OptString(1, "")
+	d, name, err := rt.env.openDriver(name)
+	if err != nil {
+		fmt.Fprintf(rt.env.Out, "FATAL: %v\n", err)
+		L.RaiseError("failed to initialize the DB driver")
+	}
+	ud := L.NewUserData()
+	ud.Value = &sqlDriver{name: name, drv: d}
+	L.SetMetatable(ud, L.GetTypeMetatable(driverType))
+	L.Push(ud)
+	return 1
+}
+
+func driverConnect(L *lua.LState) int {
+	d := checkUD[*sqlDriver](L, 1, driverType)
+	rt := getRuntime(L)
+	c, err := connect(L, rt, d.drv)
+	if err != nil {
+		L.RaiseError("connection creation failed")
+	}
+	L.Push(c.ud)
+	return 1
+}
+
+func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
+	ctx := rt.env.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	conn, err := d.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &sqlConn{rt: rt, conn: conn}
+	c.ud = L.NewUserData()
+	c.ud.Value = c
+	L.SetMetatable(c.ud, L.GetTypeMetatable(connType))
+	c.res = &sqlResult{c: c, freed: true}
+	c.resUD = L.NewUserData()
+	c.resUD.Value = c.res
+	L.SetMetatable(c.resUD, L.GetTypeMetatable(resultType))
+	rt.conns = append(rt.conns, c)
+	return c, nil
+}
+
+// done handles a query's outcome: it counts it, and either pushes the
+// connection's result object or raises the error as the reference does.
+func (c *sqlConn) done(L *lua.LState, res drivers.Result, err error, query string) int {
+	if err != nil {
+		c.raise(L, err, query)
+		return 0
+	}
+	c.lastErr = nil
+	c.rt.count(engine.Counter(res.Counter()))
+	if c.res.r != nil && !c.res.freed && c.res.r != res {
+		c.res.r.Close()
+	}
+	c.res.r, c.res.freed = res, false
+	L.Push(c.resUD)
+	return 1
+}
+
+// raise turns a driver error into the reference's Lua error: an error
+// descriptor table with errcode RESTART_EVENT for ignorable errors (so the
+// event restarts), or "SQL error, ..." otherwise.
+func (c *sqlConn) raise(L *lua.LState, err error, query string) {
+	de := drivers.AsError(err)
+	if de == nil {
+		L.RaiseError("%v", err)
+		return
+	}
+	c.lastErr = de
+	desc := L.NewTable()
+	desc.RawSetString("connection", c.ud)
+	desc.RawSetString("query", lua.LString(query))
+	desc.RawSetString("sql_errno", lua.LNumber(de.Code))
+	desc.RawSetString("sql_state", lua.LString(de.State))
+	desc.RawSetString("sql_errmsg", lua.LString(de.Msg))
+	ignorable := de.Kind != drivers.Fatal
+	if de.Kind == drivers.Reconnect {
+		c.rt.count(engine.CntReconnect)
+	} else {
+		c.rt.count(engine.CntError)
+	}
+	if !ignorable {
+		if hook, ok := getPath(L, "sysbench", "hooks", "sql_error_ignorable").(*lua.LFunction); ok {
+			if err := L.CallByParam(lua.P{Fn: hook, NRet: 1, Protect: true}, desc); err != nil {
+				L.RaiseError("%s", luaError(err))
+			}
+			ignorable = lua.LVAsBool(L.Get(-1))
+			L.Pop(1)
+		}
+	}
+	if ignorable {
+		desc.RawSetString("errcode", lua.LNumber(restartEvent))
+		L.Error(desc, 0)
+		return
+	}
+	L.RaiseError("SQL error, errno = %d, state = '%s': %s", de.Code, de.State, de.Msg)
+}
+
+func connQuery(L *lua.LState) int {
+	c := checkConn(L, 1)
+	q := L.CheckString(2)
+	res, err := c.conn.Query(c.ctx(), q)
+	return c.done(L, res, err, q)
+}
+
+func connQueryRow(L *lua.LState) int {
+	c := checkConn(L, 1)
+	q := L.CheckString(2)
+	res, err := c.conn.Query(c.ctx(), q)
+	if c.done(L, res, err, q) == 0 {
+		return 0
+	}
+	L.Pop(1)
+	if res.NRows() == 0 || !res.Next() {
+		return 0
+	}
+	n := res.NFields()
+	for i := 0; i < n; i++ {
+		if v, ok := res.Value(i); ok {
+			L.Push(lua.LString(v))
+		} else {
+			L.Push(lua.LNil)
+		}
+	}
+	return n
+}
+
+func connPrepare(L *lua.LState) int {
+	c := checkConn(L, 1)
+	q := L.CheckString(2)
+	st, err := c.conn.Prepare(c.ctx(), q)
+	if err != nil {
+		c.raise(L, err, q)
+		return 0
+	}
+	s := &sqlStmt{c: c, st: st}
+	c.stmts = append(c.stmts, s)
+	ud := L.NewUserData()
+	ud.Value = s
+	L.SetMetatable(ud, L.GetTypeMetatable(stmtType))
+	L.Push(ud)
+	return 1
+}
+
+func connBulkInit(L *lua.LState) int {
+	c := checkConn(L, 1)
+	q := L.CheckString(2)
+	if len(q)+1 > bulkPacketSize {
+		L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+	}
+	c.bulk = append(c.bulk[:0], q...)
+	c.bulkValues, c.bulkCnt = len(q), 0
+	L.Push(lua.LTrue)
+	return 1
+}
+
+func (c *sqlConn) bulkFlush(L *lua.LState) {
+	if c.bulkCnt == 0 {
+		return
+	}
+	q := string(c.bulk)
+	res, err := c.conn.Query(c.ctx(), q)
+	if err != nil {
+		c.raise(L, err, q)
+	}
+	c.rt.count(engine.Counter(res.Counter()))
+	res.Close()
+	c.bulk = c.bulk[:c.bulkValues]
+	c.bulkCnt = 0
+}
+
+func connBulkNext(L *lua.LState) int {
+	c := checkConn(L, 1)
+	v := L.CheckString(2)
+	if c.bulk == nil {
+		L.RaiseError("attempt to call bulk_insert_next() before bulk_insert_init()")
+	}
+	if len(c.bulk)+len(v)+2 > bulkPacketSize {
+		if c.bulkCnt == 0 {
+			L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+		}
+		c.bulkFlush(L)
+	}
+	if c.bulkCnt > 0 {
+		c.bulk = append(c.bulk, ',')
+	}
+	c.bulk = append(c.bulk, v...)
+	c.bulkCnt++
+	L.Push(lua.LTrue)
+	return 1
+}
+
+func connBulkDone(L *lua.LState) int {
+	c := checkConn(L, 1)
+	c.bulkFlush(L)
+	c.bulk = nil
+	L.Push(lua.LTrue)
+	return 1
+}
+
+func connDisconnect(L *lua.LState) int {
+	c := checkUD[*sqlConn](L, 1, connType)
+	c.close()
+	L.Push(lua.LTrue)
+	return 1
+}
+
+func connReconnect(L *lua.LState) int {
+	c := checkConn(L, 1)
+	if err := c.conn.Reconnect(c.ctx()); err != nil {
+		c.rt.count(engine.CntError)
+		L.RaiseError("reconnect failed: %v", err)
+	}
+	c.rt.count(engine.CntReconnect)
+	L.Push(lua.LTrue)
+	return 1
+}
+
+func connMoreResults(L *lua.LState) int {
+	c := checkConn(L, 1)
+	L.Push(lua.LBool(c.conn.MoreResults()))
+	return 1
+}
+
+func connNextResult(L *lua.LState) int {
+	c := checkConn(L, 1)
+	res, err := c.conn.NextResult(c.ctx())
+	if err != nil {
+		c.raise(L, err, "")
+		return 0
+	}
+	if res == nil {
+		return 0
+	}
+	c.res.r, c.res.freed = res, false
+	L.Push(c.resUD)
+	return 1
+}
+
+func checkStmt(L *lua.LState, n int) *sqlStmt {
+	s := checkUD[*sqlStmt](L, n, stmtType)
+	if s.closed {
+		L.RaiseError("attempt to use a closed statement")
+	}
+	return s
+}
+
+func stmtBindCreate(L *lua.LState) int {
+	checkStmt(L, 1)
+	t := drivers.Type(L.CheckInt(2))
+	p := &sqlParam{}
+	switch {
+	case t.IsInteger():
+		p.val.Type, p.maxLen = drivers.TypeBigInt, 8
+	case t.IsFloat():
+		p.val.Type, p.maxLen = drivers.TypeDouble, 8
+	case t == drivers.TypeChar || t == drivers.TypeVarChar:
+		p.val.Type, p.maxLen = drivers.TypeVarChar, L.OptInt(3, 0)
+		p.val.Str = make([]byte, 0, p.maxLen)
+	default:
+		L.ArgError(2, fmt.Sprintf("Unsupported argument type: %d", t))
+	}
+	ud := L.NewUserData()
+	ud.Value = p
+	L.SetMetatable(ud, L.GetTypeMetatable(paramType))
+	L.Push(ud)
+	return 1
+}
+
+func stmtBindParam(L *lua.LState) int {
+	s := checkStmt(L, 1)
+	n := L.GetTop() - 1
+	if n < 1 {
+		return 0
+	}
+	s.params = s.params[:0]
+	for i := 2; i <= n+1; i++ {
+		s.params = append(s.params, checkUD[*sqlParam](L, i, paramType))
+	}
+	s.args = make([]drivers.Value, n)
+	L.Push(lua.LNumber(0))
+	return 1
+}
+
+func stmtExecute(L *lua.LState) int {
+	s := checkStmt(L, 1)
+	if s.c.closed {
+		L.RaiseError("attempt to use an already closed connection")
+	}
+	if s.legacy != nil {
+		s.loadLegacy(L)
+	} else {
+		for i, p := range s.params {
+			s.args[i] = p.val
+		}
+	}
+	res, err := s.st.Execute(s.c.ctx(), s.args)
+	return s.c.done(L, res, err, "<prepared statement>")
+}
+
+func stmtClose(L *lua.LState) int {
+	s := checkUD[*sqlStmt](L, 1, stmtType)
+	if !s.closed {
+		s.closed = true
+		_ = s.st.Close()
+	}
+	return 0
+}
+
+func paramSet(L *lua.LState) int {
+	p := checkUD[*sqlParam](L, 1, paramType)
+	v := L.Get(2)
+	if v == lua.LNil {
+		p.val.Null = true
+		return 0
+	}
+	p.val.Null = false
+	switch {
+	case p.val.Type == drivers.TypeBigInt:
+		p.val.Int = int64(L.CheckNumber(2))
+	case p.val.Type == drivers.TypeDouble:
+		p.val.Float = float64(L.CheckNumber(2))
+	default:
+		var s string
+		switch x := v.(type) {
+		case lua.LString:
+			s = string(x)
+		case lua.LNumber:
+			s = x.String()
+		default:
+			L.ArgError(2, "string expected")
+		}
+		if len(s) > p.maxLen {
+			s = s[:p.maxLen]
+		}
+		p.val.Str = append(p.val.Str[:0], s...)
+	}
+	return 0
+}
+
+func paramSetRandStr(L *lua.LState) int {
+	p := checkUD[*sqlParam](L, 1, paramType)
+	tmpl := L.CheckString(2)
+	if p.val.Type != drivers.TypeVarChar {
+		L.RaiseError("Unsupported argument type: %d", p.val.Type)
+	}
+	p.val.Null = false
+	if len(tmpl) > p.maxLen {
+		tmpl = tmpl[:p.maxLen]
+	}
+	rt := getRuntime(L)
+	p.val.Str = rt.rand.String(p.val.Str[:0], []byte(tmpl))
+	return 0
+}
+
+func resultFetchRow(L *lua.LState) int {
+	r := checkUD[*sqlResult](L, 1, resultType)
+	if r.r == nil || r.freed || !r.r.Next() {
+		L.Push(lua.LNil)
+		return 1
+	}
+	n := r.r.NFields()
+	t := L.CreateTable(n, 0)
+	for i := 0; i < n; i++ {
+		if v, ok := r.r.Value(i); ok {
+			t.RawSetInt(i+1, lua.LString(v))
+		}
+	}
+	L.Push(t)
+	return 1
+}
+
+func resultFree(L *lua.LState) int {
+	r := checkUD[*sqlResult](L, 1, resultType)
+	if r.r != nil && !r.freed {
+		r.r.Close()
+	}
+	r.freed = true
+	L.Push(lua.LTrue)
+	return 1
+}
+
+// --- the 0.5-era API: sysbench.db.* on one implicit connection ---
+
+func legacyConn(L *lua.LState) *sqlConn {
+	rt := getRuntime(L)
+	if rt.legacy != nil && !rt.legacy.closed {
+		return rt.legacy
+	}
+	d, name, err := rt.env.openDriver("")
+	if err != nil {
+		fmt.Fprintf(rt.env.Out, "FATAL: %v\n", err)
+		L.RaiseError("DB initialization failed")
+	}
+	L.SetGlobal("db_driver", lua.LString(name))
+	c, err := connect(L, rt, d)
+	if err != nil {
+		L.RaiseError("Failed to connect to the database")
+	}
+	rt.legacy = c
+	return c
+}
+
+// legacyRaise maps errors of the 0.5-era API: ignorable ones restart the
+// event, fatal ones fail with the call's name.
+func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
+	de := drivers.AsError(err)
+	if de != nil && de.Kind != drivers.Fatal {
+		if de.Kind == drivers.Reconnect {
+			c.rt.count(engine.CntReconnect)
+		} else {
+			c.rt.count(engine.CntError)
+		}
+		t := L.NewTable()
+		t.RawSetString("errcode", lua.LNumber(restartEvent))
+		L.Error(t, 0)
+	}
+	L.RaiseError("%s failed", call)
+}
+
+func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
+	db := L.NewTable()
+	L.SetFuncs(db, map[string]lua.LGFunction{
+		"connect": func(L *lua.LState) int { legacyConn(L); return 0 },
+		"disconnect": func(L *lua.LState) int {
+			if rt := getRuntime(L); rt.legacy != nil {
+				rt.legacy.close()
+				rt.legacy = nil
+			}
+			return 0
+		},
+		"query": func(L *lua.LState) int {
+			c := legacyConn(L)
+			res, err := c.conn.Query(c.ctx(), L.CheckString(1))
+			if err != nil {
+				legacyRaise(L, c, err, "db_query()")
+			}
+			c.rt.count(engine.Counter(res.Counter()))
+			res.Close()
+			return 0
+		},
+		"bulk_insert_init": func(L *lua.LState) int {
+			c := legacyConn(L)
+			L.Insert(c.ud, 1)
+			return connBulkInit(L)
+		},
+		"bulk_insert_next": func(L *lua.LState) int {
+			c := legacyConn(L)
+			L.Insert(c.ud, 1)
+			return connBulkNext(L)
+		},
+		"bulk_insert_done": func(L *lua.LState) int {
+			c := legacyConn(L)
+			L.Insert(c.ud, 1)
+			return connBulkDone(L)
+		},
+		"prepare": func(L *lua.LState) int {
+			c := legacyConn(L)
+			q := L.CheckString(1)
+			st, err := c.conn.Prepare(c.ctx(), q)
+			if err != nil {
+				legacyRaise(L, c, err, "db_prepare()")
+			}
+			s := &sqlStmt{c: c, st: st}
+			c.stmts = append(c.stmts, s)
+			ud := L.NewUserData()
+			ud.Value = s
+			L.SetMetatable(ud, L.GetTypeMetatable(stmtType))
+			L.Push(ud)
+			return 1
+		},
+		"bind_param": func(L *lua.LState) int {
+			s := checkStmt(L, 1)
+			t := L.CheckTable(2)
+			s.legacy = t
+			s.args = make([]drivers.Value, t.Len())
+			for i := range s.args {
+				switch t.RawGetInt(i + 1).(type) {
+				case lua.LNumber:
+					s.args[i].Type = drivers.TypeBigInt
+				default:
+					s.args[i].Type = drivers.TypeVarChar
+				}
+			}
+			return 0
+		},
+		"bind_result": func(L *lua.LState) int { return 0 },
+		"execute": func(L *lua.LState) int {
+			s := checkStmt(L, 1)
+			s.loadLegacy(L)
+			res, err := s.st.Execute(s.c.ctx(), s.args)
+			if err != nil {
+				legacyRaise(L, s.c, err, "db_execute()")
+			}
+			s.c.rt.count(engine.Counter(res.Counter()))
+			s.c.res.r, s.c.res.freed = res, false
+			L.Push(s.c.resUD)
+			return 1
+		},
+		"close": stmtClose,
+		"store_results": func(L *lua.LState) int { return 0 },
+		"free_results": func(L *lua.LState) int {
+			if ud, ok := L.Get(1).(*lua.LUserData); ok {
+				if r, ok := ud.Value.(*sqlResult); ok && r.r != nil && !r.freed {
+					r.r.Close()
+					r.freed = true
+				}
+			}
+			return 0
+		},
+	})
+	db.RawSetString("DB_ERROR_NONE", lua.LNumber(0))
+	db.RawSetString("DB_ERROR_RESTART_TRANSACTION", lua.LNumber(1))
+	db.RawSetString("DB_ERROR_FAILED", lua.LNumber(2))
+	sb.RawSetString("db", db)
+}
+
+// loadLegacy reads the current values of a 0.5-era bound parameter table.
+func (s *sqlStmt) loadLegacy(L *lua.LState) {
+	if s.legacy == nil {
+		return
+	}
+	for i := range s.args {
+		v := s.legacy.RawGetInt(i + 1)
+		a := &s.args[i]
+		a.Null = v == lua.LNil
+		switch x := v.(type) {
+		case lua.LNumber:
+			f := float64(x)
+			if f == float64(int64(f)) {
+				a.Type, a.Int = drivers.TypeBigInt, int64(f)
+			} else {
+				a.Type, a.Float = drivers.TypeDouble, f
+			}
+		case lua.LString:
+			a.Type = drivers.TypeVarChar
+			a.Str = append(a.Str[:0], x...)
+		case lua.LBool:
+			a.Type = drivers.TypeBigInt
+			a.Int = 0
+			if x {
+				a.Int = 1
+			}
+		}
+	}
+}
+
+var _ = strconv.Itoa

@@ -1,0 +1,274 @@
+package luaapi
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/engine"
+	"sysbench-go/options"
+	"sysbench-go/sbrand"
+)
+
+// runtime is the Go side of one Lua state: its thread id, generator,
+// statistics handle and the connections it opened.
+type runtime struct {
+	env    *Env
+	script *Script
+	L      *lua.LState
+	tid    int
+	rand   *sbrand.Rand
+	stats  *engine.WorkerStats // nil outside a run
+	loop   *engine.Loop        // set while a custom thread_run runs
+	conns  []*sqlConn
+	legacy *sqlConn // the 0.5-era API's implicit connection
+	buf    []byte   // scratch for string building
+	// jsonOpen is set once report_json printed its opening bracket.
+	jsonOpen bool
+}
+
+func (rt *runtime) close() {
+	for _, c := range rt.conns {
+		c.close()
+	}
+	rt.conns = nil
+}
+
+// count adds to a statistics counter when the state belongs to a worker.
+func (rt *runtime) count(c engine.Counter) {
+	if rt.stats != nil {
+		rt.stats.Inc(c)
+	}
+}
+
+const registryKey = "sysbench-go.runtime"
+
+func getRuntime(L *lua.LState) *runtime {
+	ud, ok := L.GetField(L.Get(lua.RegistryIndex), registryKey).(*lua.LUserData)
+	if !ok {
+		L.RaiseError("sysbench runtime missing")
+	}
+	return ud.Value.(*runtime)
+}
+
+// newState creates a Lua state with the sysbench API and runs the script's
+// main chunk in it. tid is -1 for the master state.
+func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtime, error) {
+	L := lua.NewState(lua.Options{CallStackSize: 200, RegistrySize: 1024 * 4, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	rtTid := tid
+	if rtTid < 0 {
+		rtTid = 0
+	}
+	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st,
+		rand: sbrand.NewThread(s.env.Rand.Seed, rtTid)}
+	rt.rand.SetConfig(s.env.Rand)
+	ud := L.NewUserData()
+	ud.Value = rt
+	L.SetField(L.Get(lua.RegistryIndex), registryKey, ud)
+
+	sb := L.NewTable()
+	L.SetGlobal("sysbench", sb)
+	sb.RawSetString("tid", lua.LNumber(tid))
+	if tid < 0 {
+		sb.RawSetString("tid", lua.LNumber(0))
+	}
+	sb.RawSetString("version", lua.LString(apiVersion))
+	sb.RawSetString("version_string", lua.LString(s.env.VersionString))
+	errT := L.NewTable()
+	errT.RawSetString("NONE", lua.LNumber(0))
+	errT.RawSetString("RESTART_EVENT", lua.LNumber(restartEvent))
+	sb.RawSetString("error", errT)
+	sb.RawSetString("hooks", L.NewTable())
+	sb.RawSetString("opt", L.NewTable())
+	registerCmdline(L, sb, s)
+	registerReports(L, sb)
+	registerHistogram(L, sb)
+	RegisterRand(L, sb, func(L *lua.LState) *sbrand.Rand { return getRuntime(L).rand })
+	registerSQL(L, sb)
+	registerFFI(L)
+	s.setRequirePaths(L)
+	if err := L.DoString(compatPrelude); err != nil {
+		L.Close()
+		return nil, nil, &ScriptError{Msg: luaError(err)}
+	}
+
+	fn := L.NewFunctionFromProto(s.proto)
+	L.Push(fn)
+	if err := L.PCall(0, 0, nil); err != nil {
+		rt.close()
+		L.Close()
+		return nil, nil, &ScriptError{Msg: luaError(err)}
+	}
+	return L, rt, nil
+}
+
+// exportOptions fills sysbench.opt with typed values, and for scripts that
+// declare no options also sets every option as a global (0.5-era API).
+func (s *Script) exportOptions(L *lua.LState) error {
+	optT := L.NewTable()
+	env := s.env
+	kinds := map[string]options.Kind{}
+	for _, o := range env.Declared {
+		kinds[options.Canonical(o.Name)] = o.Kind
+	}
+	for _, o := range s.options {
+		kinds[options.Canonical(o.Name)] = o.Kind
+	}
+	for _, name := range env.Values.Names() {
+		raw, _ := env.Values.Raw(name)
+		kind, known := kinds[name]
+		if !known {
+			kind = options.String
+		}
+		var v lua.LValue
+		switch kind {
+		case options.Bool:
+			v = lua.LBool(env.Values.Bool(name))
+		case options.Int:
+			n, err := env.Values.Int(name)
+			if err != nil {
+				return err
+			}
+			v = lua.LNumber(n)
+		case options.Float:
+			f, err := env.Values.Float(name)
+			if err != nil {
+				return err
+			}
+			v = lua.LNumber(f)
+		case options.Size:
+			n, err := env.Values.Size(name)
+			if err != nil {
+				return err
+			}
+			v = lua.LNumber(n)
+		case options.List:
+			t := L.NewTable()
+			for _, item := range options.SplitList(raw) {
+				t.Append(lua.LString(item))
+			}
+			v = t
+		case options.File:
+			continue
+		default:
+			v = lua.LString(raw)
+		}
+		optT.RawSetString(name, v)
+		if !s.declared {
+			if L.GetGlobal(name).Type() != lua.LTFunction {
+				L.SetGlobal(name, v)
+			}
+		}
+	}
+	L.SetField(L.GetGlobal("sysbench"), "opt", optT)
+	return nil
+}
+
+// setRequirePaths makes require() find files next to a file script, then
+// package.path (LUA_PATH), then the bundled modules.
+func (s *Script) setRequirePaths(L *lua.LState) {
+	pkg, ok := L.GetGlobal("package").(*lua.LTable)
+	if !ok {
+		return
+	}
+	path := lua.LVAsString(pkg.RawGetString("path"))
+	if s.dir != "" {
+		path = filepath.Join(s.dir, "?.lua") + ";" + path
+	}
+	if home := os.Getenv("HOME"); home != "" {
+		path += ";" + home + "/.luarocks/share/lua/5.1/?.lua"
+	}
+	pkg.RawSetString("path", lua.LString(path))
+	loaders, ok := pkg.RawGetString("loaders").(*lua.LTable)
+	if !ok {
+		return
+	}
+	env := s.env
+	bundled := L.NewFunction(func(L *lua.LState) int {
+		name := L.CheckString(1)
+		p, err := env.bundledProto(name)
+		if err != nil {
+			L.RaiseError("%s", err.Error())
+		}
+		if p == nil {
+			L.Push(lua.LString("\n\tno bundled module '" + name + "'"))
+			return 1
+		}
+		L.Push(L.NewFunctionFromProto(p))
+		return 1
+	})
+	if s.bundled {
+		// A bundled script's modules come from the bundle first.
+		tableInsert(L, loaders, 2, bundled)
+	} else {
+		loaders.Append(bundled)
+	}
+}
+
+func tableInsert(L *lua.LState, t *lua.LTable, pos int, v lua.LValue) {
+	n := t.Len()
+	for i := n; i >= pos; i-- {
+		t.RawSetInt(i+1, t.RawGetInt(i))
+	}
+	t.RawSetInt(pos, v)
+}
+
+func formatNumber(f float64) string {
+	return strconv.FormatFloat(f, 'g', 14, 64)
+}
+
+// apiVersion is the sysbench API level we implement.
+const apiVersion = "1.0.20"
+
+// restartEvent is sysbench.error.RESTART_EVENT.
+const restartEvent = 1
+
+// compatPrelude is Lua run in every state before the script: the parts of
+// the API that are simplest in Lua, and the 0.5-era globals.
+const compatPrelude = `
+local sb = sysbench
+function sb.cmdline.command_defined(name)
+  local c = sb.cmdline.commands
+  return type(c) == "table" and c[name] ~= nil and c[name][1] ~= nil
+end
+function sb.cmdline.command_parallel(name)
+  return sb.cmdline.command_defined(name) and
+    sb.cmdline.commands[name][2] == sb.cmdline.PARALLEL_COMMAND
+end
+function sb.cmdline.call_command(name)
+  if not sb.cmdline.command_defined(name) then return false end
+  local rc = sb.cmdline.commands[name][1]()
+  if rc == nil then return true end
+  return rc and true or false
+end
+thread_id = sb.tid
+test = sb.cmdline.script_path
+function sb_rnd() return sb.rand.uniform(0, 4294967295) end
+sb_rand = sb.rand.default
+sb_rand_str = sb.rand.string
+sb_rand_uniform = sb.rand.uniform
+sb_rand_gaussian = sb.rand.gaussian
+sb_rand_special = sb.rand.special
+function sb_rand_uniq(a, b)
+  a = a or 0
+  b = b or 4294967295
+  local r
+  repeat r = sb.rand.unique() until r >= a and r <= b
+  return r
+end
+for k, v in pairs(sb.db) do
+  if type(v) == "function" then _G["db_" .. k] = v end
+end
+DB_ERROR_NONE = sb.db.DB_ERROR_NONE
+DB_ERROR_RESTART_TRANSACTION = sb.db.DB_ERROR_RESTART_TRANSACTION
+DB_ERROR_FAILED = sb.db.DB_ERROR_FAILED
+mysql_table_engine = mysql_table_engine or "innodb"
+myisam_max_rows = 1000000
+`
+
+var _ = context.Background
+var _ = fmt.Sprintf

@@ -1,0 +1,300 @@
+package luaapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/engine"
+	"sysbench-go/options"
+)
+
+var (
+	_ engine.Test      = (*Script)(nil)
+	_ engine.Commander = (*Script)(nil)
+	_ engine.Worker    = (*worker)(nil)
+)
+
+// PrintMode: Lua scripts print nothing of their own before the run.
+func (s *Script) PrintMode(io.Writer) {}
+
+// Init exports the options and calls the script's init(); a script
+// without event() and thread_run() cannot run.
+func (s *Script) Init(ctx context.Context) error {
+	if err := s.exportOptions(s.master); err != nil {
+		return err
+	}
+	if _, _, err := callGlobal(s.master, "init"); err != nil {
+		return err
+	}
+	if s.master.GetGlobal("event").Type() != lua.LTFunction &&
+		s.master.GetGlobal("thread_run").Type() != lua.LTFunction {
+		return &ScriptError{Msg: fmt.Sprintf("cannot find the event() function in %s", s.name)}
+	}
+	return nil
+}
+
+// Done calls the script's done() and closes what the run opened.
+func (s *Script) Done(ctx context.Context) error {
+	_, _, err := callGlobal(s.master, "done")
+	if s.env.jsonClose {
+		fmt.Fprintf(s.env.Out, "\n]\n")
+	}
+	s.masterRT.close()
+	s.env.closeDrivers()
+	return err
+}
+
+// hook returns sysbench.hooks.<name> of the master state, if defined.
+func (s *Script) hook(name string) *lua.LFunction {
+	f, _ := getPath(s.master, "sysbench", "hooks", name).(*lua.LFunction)
+	return f
+}
+
+// ReportIntermediate calls sysbench.hooks.report_intermediate if the
+// script defines it, else prints the SQL line when a driver was used.
+func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
+	if f := s.hook("report_intermediate"); f != nil {
+		s.reportMu.Lock()
+		defer s.reportMu.Unlock()
+		if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
+			fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
+		}
+		return true
+	}
+	if s.env.UsedSQL() {
+		engine.WriteIntermediateSQL(w, st, st.QueueLength > 0 || st.Concurrency > 0 || s.rate)
+		return true
+	}
+	return false
+}
+
+// ReportCumulative calls sysbench.hooks.report_cumulative if defined,
+// else prints the SQL statistics (when a driver was used) and the
+// general statistics.
+func (s *Script) ReportCumulative(w io.Writer, st *engine.Stat) bool {
+	if f := s.hook("report_cumulative"); f != nil {
+		s.reportMu.Lock()
+		defer s.reportMu.Unlock()
+		if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
+			fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
+		}
+		return true
+	}
+	if s.env.UsedSQL() {
+		engine.WriteSQLStatistics(w, st)
+	}
+	engine.WriteGeneralStatistics(w, st)
+	return true
+}
+
+// SetRate tells the script that --rate is on (for the queue line).
+func (s *Script) SetRate(on bool) { s.rate = on }
+
+// Command runs prepare, cleanup, help or a command the script defines.
+// Parallel commands run once per thread, each in its own state.
+func (s *Script) Command(ctx context.Context, name string, out io.Writer) error {
+	s.env.Ctx = ctx
+	if err := s.exportOptions(s.master); err != nil {
+		return err
+	}
+	defer s.env.closeDrivers()
+	if s.commandDefined(name) {
+		if s.commandParallel(name) && s.env.Threads > 1 {
+			return s.parallelCommand(ctx, name, out)
+		}
+		return s.callCommand(s.master, s.masterRT, name)
+	}
+	switch name {
+	case "prepare", "cleanup", "help":
+		if s.master.GetGlobal(name).Type() == lua.LTFunction {
+			_, _, err := callGlobal(s.master, name)
+			s.masterRT.close()
+			return err
+		}
+		if name == "help" && s.declared {
+			fmt.Fprintf(out, "%s options:\n", s.name)
+			io.WriteString(out, options.FormatHelp(s.options))
+			return nil
+		}
+		return &CommandError{Msg: fmt.Sprintf("'%s' test does not implement the '%s' command.", s.name, name)}
+	}
+	return engine.ErrUnknownCommand
+}
+
+// CommandError is a command the test lacks; main prints it as is.
+type CommandError struct{ Msg string }
+
+func (e *CommandError) Error() string { return e.Msg }
+
+func (s *Script) commandDefined(name string) bool {
+	_, v, err := callField(s.master, "command_defined", lua.LString(name))
+	return err == nil && lua.LVAsBool(v)
+}
+
+func (s *Script) commandParallel(name string) bool {
+	_, v, err := callField(s.master, "command_parallel", lua.LString(name))
+	return err == nil && lua.LVAsBool(v)
+}
+
+func callField(L *lua.LState, fn string, args ...lua.LValue) (bool, lua.LValue, error) {
+	f, ok := getPath(L, "sysbench", "cmdline", fn).(*lua.LFunction)
+	if !ok {
+		return false, lua.LNil, nil
+	}
+	if err := L.CallByParam(lua.P{Fn: f, NRet: 1, Protect: true}, args...); err != nil {
+		return true, lua.LNil, err
+	}
+	v := L.Get(-1)
+	L.Pop(1)
+	return true, v, nil
+}
+
+func (s *Script) callCommand(L *lua.LState, rt *runtime, name string) error {
+	defer rt.close()
+	_, v, err := callField(L, "call_command", lua.LString(name))
+	if err != nil {
+		return &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
+	}
+	if !lua.LVAsBool(v) {
+		return &ScriptError{Msg: fmt.Sprintf("`%s' function failed", name)}
+	}
+	return nil
+}
+
+func (s *Script) parallelCommand(ctx context.Context, name string, out io.Writer) error {
+	fmt.Fprintf(out, "Initializing worker threads...\n\n")
+	errs := make([]error, s.env.Threads)
+	var wg sync.WaitGroup
+	for i := 0; i < s.env.Threads; i++ {
+		wg.Add(1)
+		go func(tid int) {
+			defer wg.Done()
+			L, rt, err := s.newState(tid, nil)
+			if err != nil {
+				errs[tid] = err
+				return
+			}
+			defer L.Close()
+			if err := s.exportOptions(L); err != nil {
+				errs[tid] = err
+				return
+			}
+			errs[tid] = s.callCommand(L, rt, name)
+		}(i)
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// worker is one thread's Lua state.
+type worker struct {
+	s     *Script
+	L     *lua.LState
+	rt    *runtime
+	tid   lua.LNumber
+	event lua.LValue
+	hook  lua.LValue // sysbench.hooks.before_restart_event, resolved per call
+}
+
+// NewWorker creates the thread's Lua state and runs the script in it.
+func (s *Script) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+	L, rt, err := s.newState(tid, st)
+	if err != nil {
+		return nil, err
+	}
+	if s.forcedCtx {
+		L.SetContext(ctx)
+	}
+	w := &worker{s: s, L: L, rt: rt, tid: lua.LNumber(tid)}
+	if err := s.exportOptions(L); err != nil {
+		w.Close()
+		return nil, err
+	}
+	w.event = L.GetGlobal("event")
+	if L.GetGlobal("thread_run").Type() == lua.LTFunction {
+		return loopWorker{w}, nil
+	}
+	return w, nil
+}
+
+// SetInterruptible makes long-running Lua code stop when a run is forced
+// to shut down. It costs a context check per VM instruction, so it is only
+// on with --forced-shutdown.
+func (s *Script) SetInterruptible(on bool) { s.forcedCtx = on }
+
+func (w *worker) Init(ctx context.Context) error {
+	_, _, err := callGlobal(w.L, "thread_init", w.tid)
+	return err
+}
+
+func (w *worker) Done(ctx context.Context) error {
+	_, _, err := callGlobal(w.L, "thread_done", w.tid)
+	return err
+}
+
+func (w *worker) Close() {
+	w.rt.close()
+	w.L.Close()
+}
+
+// isRestart reports whether a Lua error is the RESTART_EVENT descriptor.
+func isRestart(err error) (*lua.LTable, bool) {
+	var ae *lua.ApiError
+	if !errors.As(err, &ae) {
+		return nil, false
+	}
+	t, ok := ae.Object.(*lua.LTable)
+	if !ok {
+		return nil, false
+	}
+	if n, ok := t.RawGetString("errcode").(lua.LNumber); ok && int(n) == restartEvent {
+		return t, true
+	}
+	return nil, false
+}
+
+// Event runs event(tid), restarting it after ignorable SQL errors.
+func (w *worker) Event(ctx context.Context) (bool, error) {
+	L := w.L
+	for {
+		L.Push(w.event)
+		L.Push(w.tid)
+		err := L.PCall(1, 1, nil)
+		if err == nil {
+			ret := L.Get(-1)
+			L.Pop(1)
+			return ret != lua.LNil && ret != lua.LFalse, nil
+		}
+		desc, restart := isRestart(err)
+		if !restart {
+			return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
+		}
+		if h, ok := getPath(L, "sysbench", "hooks", "before_restart_event").(*lua.LFunction); ok {
+			if err := L.CallByParam(lua.P{Fn: h, NRet: 0, Protect: true}, desc); err != nil {
+				return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
+			}
+		}
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+	}
+}
+
+// RunLoop runs a script's own thread_run(tid); it drives the engine's loop
+// through ffi.C.sb_more_events / sb_event_start / sb_event_stop.
+func (w loopWorker) RunLoop(ctx context.Context, l *engine.Loop) error {
+	w.rt.loop = l
+	defer func() { w.rt.loop = nil }()
+	_, _, err := callGlobal(w.L, "thread_run", w.tid)
+	return err
+}
+
+// loopWorker is a worker whose script defines thread_run.
+type loopWorker struct{ *worker }
+
+var _ engine.LoopRunner = loopWorker{}

@@ -1,0 +1,442 @@
+// Command sysbench-go is a drop-in replacement for sysbench 1.0.20: the
+// same command line, Lua API and reports, on gopher-lua, pgx and
+// go-sql-driver/mysql.
+//
+//	sysbench-go [options]... [testname] [command]
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"sysbench-go/builtin"
+	"sysbench-go/drivers"
+	"sysbench-go/drivers/mysql"
+	"sysbench-go/drivers/pgsql"
+	// "sysbench-go/drivers/sqlite"
+	"sysbench-go/engine"
+	"sysbench-go/lua"
+	"sysbench-go/luaapi"
+	"sysbench-go/options"
+)
+
+// Version is our own version; the API level we implement comes first in
+// the banner so version sniffers keep working.
+const (
+	Version    = "0.1.0"
+	APILevel   = "1.0.20"
+	LuaVersion = "gopher-lua 1.1.2"
+)
+
+func versionString() string {
+	return fmt.Sprintf("sysbench %s (sysbench-go %s, using %s)", APILevel, Version, LuaVersion)
+}
+
+// compiledDrivers lists the database drivers, in help order.
+func compiledDrivers() []drivers.Factory {
+	return []drivers.Factory{mysql.Factory, pgsql.Factory}
+}
+
+func main() {
+	app := &cli.App{
+		Name:            "sysbench-go",
+		Usage:           "a scriptable database and system benchmark, compatible with sysbench 1.0.20",
+		HideHelp:        true,
+		HideVersion:     true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			code := run(ctx, c.Args().Slice(), os.Stdout, os.Stderr)
+			if code != 0 {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+	app.ExitErrHandler = func(_ *cli.Context, err error) {
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			os.Exit(ec.ExitCode())
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	if err := app.Run(os.Args); err != nil {
+		os.Exit(1)
+	}
+}
+
+// commandLine is the result of the first pass over argv.
+type commandLine struct {
+	opts     [][2]string // name, value in order; value "" with hasValue false for bare flags
+	bare     []bool
+	raw      []string // the argument as given, for "invalid option" messages
+	testname string
+	command  string
+}
+
+// parseArgs splits argv into options and the test name and command, as
+// the reference: options anywhere, --name=value or bare --name.
+func parseArgs(args []string) (*commandLine, error) {
+	cl := &commandLine{}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "--") {
+			switch {
+			case cl.testname == "":
+				cl.testname = a
+			case cl.command == "":
+				cl.command = a
+			default:
+				return nil, fmt.Errorf("Unrecognized command line argument: %s", a)
+			}
+			continue
+		}
+		body := a[2:]
+		name, val, has := strings.Cut(body, "=")
+		cl.opts = append(cl.opts, [2]string{name, val})
+		cl.bare = append(cl.bare, !has)
+		cl.raw = append(cl.raw, a)
+	}
+	return cl, nil
+}
+
+// readConfigFile reads options one per line ("name=value" or "--name=value";
+// '#' comments and blank lines ignored).
+func readConfigFile(path string) ([][2]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open config file '%s': %v", path, err)
+	}
+	defer f.Close()
+	var out [][2]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "--")
+		name, val, has := strings.Cut(line, "=")
+		if !has {
+			val = "on"
+		}
+		out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(val)})
+	}
+	return out, sc.Err()
+}
+
+// run is the whole program, testable in-process. It returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := bufio.NewWriterSize(stdout, 64*1024)
+	w := &flushWriter{w: out}
+	defer out.Flush()
+
+	cl, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	drv := compiledDrivers()
+	tests := builtin.Tests()
+	declared := allDeclared(drv, tests)
+	known := map[string]options.Option{}
+	for _, o := range declared {
+		known[options.Canonical(o.Name)] = o
+	}
+
+	values := options.NewValues()
+	for _, o := range declared {
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	// Options given by the user, config files expanded in place.
+	type given struct {
+		name, val, raw string
+		bare           bool
+	}
+	var all []given
+	for i, o := range cl.opts {
+		if options.Canonical(o[0]) == "config_file" {
+			lines, err := readConfigFile(o[1])
+			if err != nil {
+				fmt.Fprintf(stderr, "%v\n", err)
+				return 1
+			}
+			for _, l := range lines {
+				all = append(all, given{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
+			}
+			continue
+		}
+		if o[0] == "test" {
+			fmt.Fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
+			if cl.testname != "" && cl.command == "" {
+				cl.command = cl.testname
+			}
+			cl.testname = o[1]
+			continue
+		}
+		all = append(all, given{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
+	}
+	var unknown []given
+	for _, g := range all {
+		k := options.Canonical(g.name)
+		o, ok := known[k]
+		if !ok {
+			unknown = append(unknown, g)
+			continue
+		}
+		if err := setValue(values, o, g.val, g.bare); err != nil {
+			fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+			return 1
+		}
+	}
+
+	if values.Bool("help") {
+		printHelp(w, drv, tests)
+		return 0
+	}
+	if values.Bool("version") {
+		fmt.Fprintln(w, versionString())
+		return 0
+	}
+	fmt.Fprintf(w, "%s\n\n", versionString())
+
+	warn := func(msg string) { fmt.Fprintf(w, "WARNING: %s\n", msg) }
+	cfg, err := buildConfig(values, warn)
+	if err != nil {
+		engine.Fatalf(w, "%v", err)
+		return 1
+	}
+	rcfg, err := randConfig(values)
+	if err != nil {
+		engine.Fatalf(w, "%v", err)
+		return 1
+	}
+	mode, err := psMode(values)
+	if err != nil {
+		engine.Fatalf(w, "%v", err)
+		return 1
+	}
+	if values.String("db-driver") == "help" {
+		printDrivers(w, drv)
+		return 0
+	}
+
+	if cl.testname == "" {
+		fmt.Fprintf(stderr, "Missing test name: sysbench-go [options]... testname [command]. See 'sysbench-go --help'\n")
+		return 1
+	}
+
+	// A built-in test?
+	for _, b := range tests {
+		if b.Name != cl.testname {
+			continue
+		}
+		if cl.command == "" {
+			fmt.Fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
+			return 1
+		}
+		bk := map[string]options.Option{}
+		for _, o := range b.Options {
+			bk[options.Canonical(o.Name)] = o
+			if !o.NoDefault {
+				values.SetDefault(o.Name, o.Default)
+			}
+		}
+		for _, g := range unknown {
+			o, ok := bk[options.Canonical(g.name)]
+			if !ok || setValue(values, o, g.val, g.bare) != nil {
+				fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+				return 1
+			}
+		}
+		if cl.command == "help" {
+			fmt.Fprintf(w, "%s options:\n", b.Name)
+			fmt.Fprint(w, options.FormatHelp(b.Options))
+			return 0
+		}
+		t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
+			RandSeed: cfg.RandSeed, Out: w, Verbosity: cfg.Verbosity})
+		if err != nil {
+			engine.Fatalf(w, "%v", err)
+			return 1
+		}
+		return runCommand(ctx, t, cl.command, cfg, w, stderr)
+	}
+
+	// A Lua script.
+	env := &luaapi.Env{
+		Values: values, Drivers: drv, DriverName: values.String("db-driver"),
+		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
+			DryRun: values.Bool("db-dry-run"), Log: w},
+		Out: w, Rand: rcfg, Threads: cfg.Threads, Argv: append([]string{"sysbench"}, args...),
+		Command: cl.command, VersionString: versionString(), Bundled: lua.Scripts,
+		Percentiles: cfg.Percentiles, Declared: declared, Ctx: ctx,
+	}
+	s, err := luaapi.Load(env, cl.testname)
+	if err != nil {
+		engine.Fatalf(w, "%v", err)
+		return 1
+	}
+	defer s.Close()
+	sk := map[string]options.Option{}
+	for _, o := range s.Options() {
+		sk[options.Canonical(o.Name)] = o
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	for _, g := range unknown {
+		o, ok := sk[options.Canonical(g.name)]
+		if !ok {
+			if s.DeclaresOptions() {
+				fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+				return 1
+			}
+			// A 0.5-era script: unknown options become globals.
+			val := g.val
+			if g.bare {
+				val = "on"
+			}
+			values.Set(g.name, val)
+			continue
+		}
+		if err := setValue(values, o, g.val, g.bare); err != nil {
+			fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+			return 1
+		}
+	}
+	if cl.command == "" {
+		return 0
+	}
+	s.SetRate(cfg.Rate > 0)
+	s.SetInterruptible(cfg.ForcedShutdown >= 0)
+	return runCommand(ctx, s, cl.command, cfg, w, stderr)
+}
+
+// setValue stores a user-given value after checking it has the kind's
+// shape (the reference rejects e.g. a bare non-boolean option).
+func setValue(v *options.Values, o options.Option, val string, bare bool) error {
+	if o.Kind == options.Bool {
+		if bare {
+			val = "on"
+		}
+		b, err := options.ParseBool(val)
+		if err != nil {
+			if o.Words {
+				v.Set(o.Name, val)
+				return nil
+			}
+			return err
+		}
+		if b {
+			val = "on"
+		} else {
+			val = "off"
+		}
+	} else if bare {
+		return fmt.Errorf("option --%s needs a value", o.Name)
+	}
+	v.Set(o.Name, val)
+	return nil
+}
+
+// runCommand dispatches run / prepare / cleanup / help / custom commands.
+func runCommand(ctx context.Context, t engine.Test, command string, cfg engine.Config, w io.Writer, stderr io.Writer) int {
+	if command == "run" {
+		err := engine.Run(ctx, t, cfg, w)
+		return exitCode(w, err)
+	}
+	c, ok := t.(engine.Commander)
+	if !ok {
+		fmt.Fprintf(stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		return 1
+	}
+	err := c.Command(ctx, command, w)
+	if errors.Is(err, engine.ErrUnknownCommand) {
+		if command == "prepare" || command == "cleanup" || command == "help" {
+			fmt.Fprintf(stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		} else {
+			fmt.Fprintf(stderr, "Unknown command: %s\n", command)
+		}
+		return 1
+	}
+	var ce *luaapi.CommandError
+	if errors.As(err, &ce) {
+		fmt.Fprintln(stderr, ce.Msg)
+		return 1
+	}
+	return exitCode(w, err)
+}
+
+// exitCode prints an error not yet printed and maps it to an exit code.
+func exitCode(w io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	var re *engine.ReportedError
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	engine.Fatalf(w, "%v", err)
+	return 1
+}
+
+// flushWriter is the run's output: buffered, flushed at each newline-
+// terminated write so intermediate reports appear promptly.
+type flushWriter struct {
+	w *bufio.Writer
+}
+
+func (f *flushWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err == nil && len(p) > 0 && p[len(p)-1] == '\n' {
+		err = f.w.Flush()
+	}
+	return n, err
+}
+
+func printDrivers(w io.Writer, drv []drivers.Factory) {
+	fmt.Fprintf(w, "Available database drivers:\n")
+	for _, d := range drv {
+		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)
+	}
+	fmt.Fprintln(w)
+}
+
+// printHelp prints the general help in the reference's layout.
+func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
+	fmt.Fprintf(w, "Usage:\n  sysbench [options]... [testname] [command]\n\n")
+	fmt.Fprintf(w, "Commands implemented by most tests: prepare run cleanup help\n\n")
+	fmt.Fprintf(w, "General options:\n%s\n", options.FormatHelp(generalOptions))
+	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatHelp(randOptions))
+	fmt.Fprintf(w, "Log options:\n%s\n", options.FormatHelp(logOptions))
+	fmt.Fprintf(w, "%s\n", options.FormatHelp(statOptions))
+	fmt.Fprintf(w, "General database options:\n\n%s\n", options.FormatHelp(dbOptions))
+	fmt.Fprintf(w, "Compiled-in database drivers:\n")
+	for _, d := range drv {
+		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)
+	}
+	fmt.Fprintln(w)
+	for _, d := range drv {
+		fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatHelp(d.Options))
+	}
+	fmt.Fprintf(w, "Compiled-in tests:\n")
+	for _, t := range tests {
+		fmt.Fprintf(w, "  %s - %s\n", t.Name, t.Description)
+	}
+	fmt.Fprintf(w, "\nSee 'sysbench <testname> help' for a list of options for each test.\n\n")
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the whole program in-process and returns stdout+stderr and
+// the exit code, as the recorded reference outputs show them.
+func runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return out.String() + errb.String(), code
+}
+
+var (
+	numRE   = regexp.MustCompile(`\d+(\.\d+)?`)
+	spaceRE = regexp.MustCompile(`[ \t]+`)
+	histRE  = regexp.MustCompile(`^\s+[\d.]+ \|\**\s+\d+$`)
+)
+
+// shape masks what legitimately differs between two runs (numbers, the
+// banner, script paths, histogram bucket lines) so that the layout of our
+// output can be compared with the reference's recorded output.
+func shape(s, script string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	var out []string
+	for i, l := range lines {
+		if i == 0 && strings.HasPrefix(l, "sysbench ") {
+			continue
+		}
+		if histRE.MatchString(l) {
+			l = "HISTOGRAM-LINE"
+		}
+		if script != "" {
+			l = strings.ReplaceAll(l, script, "SCRIPT")
+		}
+		l = numRE.ReplaceAllString(l, "N")
+		l = spaceRE.ReplaceAllString(l, " ")
+		if len(out) > 0 && out[len(out)-1] == l && (strings.HasPrefix(l, "[ Ns ]") || l == "HISTOGRAM-LINE") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func reference(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "shared", "reference", "sysbench-1.0.20", name))
+	if err != nil {
+		t.Skipf("reference recording %s not available: %v", name, err)
+	}
+	return string(b)
+}
+
+func withExit(out string, code int) string {
+	return out + "[exit " + string(rune('0'+code)) + "]\n"
+}
+
+// TestReferenceShapes compares our output layout, numbers masked, with
+// sysbench 1.0.20's recorded output for the same command lines. The dry
+// run needs no server: it counts every query as "other", which the mask
+// hides.
+func TestReferenceShapes(t *testing.T) {
+	dry := []string{"--mysql-dry-run"}
+	cases := []struct {
+		ref  string
+		args []string
+	}{
+		{"mysql.dry-run.txt", append([]string{"oltp_read_write", "--threads=2", "--time=1", "run"}, dry...)},
+		{"mysql.run.report-interval.txt", append([]string{"oltp_read_write", "--threads=8", "--time=3", "--report-interval=1", "run"}, dry...)},
+		{"mysql.run.rate.txt", append([]string{"oltp_read_only", "--threads=2", "--time=3", "--rate=200", "--report-interval=1", "run"}, dry...)},
+		{"mysql.run.checkpoints.txt", append([]string{"oltp_read_write", "--threads=2", "--time=3", "--report-interval=1", "--report-checkpoints=2", "run"}, dry...)},
+		{"mysql.run.histogram.txt", append([]string{"oltp_point_select", "--threads=4", "--time=1", "--histogram", "--percentile=99", "run"}, dry...)},
+		{"error.bad-option.txt", []string{"oltp_read_write", "--no-such-option=1", "run"}},
+		{"error.no-such-test.txt", []string{"no_such_test", "run"}},
+	}
+	for _, c := range cases {
+		t.Run(c.ref, func(t *testing.T) {
+			want := shape(reference(t, c.ref), "")
+			out, code := runCLI(t, c.args...)
+			got := shape(withExit(out, code), "")
+			if got != want {
+				t.Errorf("output shape differs from the reference\n--- got\n%s\n--- want\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestScriptErrors(t *testing.T) {
+	cases := []struct {
+		script string
+		ref    string
+		want   string
+	}{
+		{"bad_syntax.lua", "error.lua-syntax.txt", "FATAL: SCRIPT:3: "},
+		{"bad_runtime.lua", "error.lua-runtime.txt", "FATAL: `thread_run' function failed: SCRIPT:2: boom"},
+		{"bad_init.lua", "", "FATAL: `thread_init' function failed: SCRIPT:2: init failed here\nFATAL: Thread initialization failed!"},
+		{"no_event.lua", "", "FATAL: cannot find the event() function in no_event.lua"},
+	}
+	for _, c := range cases {
+		t.Run(c.script, func(t *testing.T) {
+			path := filepath.Join("testdata", "scripts", c.script)
+			out, code := runCLI(t, path, "--time=1", "run")
+			if code != 1 {
+				t.Fatalf("exit code %d, want 1\n%s", code, out)
+			}
+			norm := strings.ReplaceAll(out, path, "SCRIPT")
+			if !strings.Contains(norm, c.want) {
+				t.Errorf("output lacks %q:\n%s", c.want, norm)
+			}
+			if strings.Contains(out, "goroutine ") || strings.Contains(out, "panic:") {
+				t.Errorf("Go panic or stack trace in output:\n%s", out)
+			}
+			if c.ref != "" {
+				ref := shape(reference(t, c.ref), "")
+				got := shape(withExit(out, code), path)
+				// The reference's script path is its own; compare the lines
+				// without the FATAL text of the script message.
+				if strings.Count(got, "\n") != strings.Count(ref, "\n") {
+					t.Errorf("line count differs from the reference\n--- got\n%s\n--- want\n%s", got, ref)
+				}
+			}
+		})
+	}
+}
+
+func TestBadOptionValues(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--threads=abc", "cpu", "run"}, "Invalid value for the 'threads' option: 'abc'"},
+		{[]string{"--threads=0", "cpu", "run"}, "FATAL: Invalid value for --threads: 0."},
+		{[]string{"--time=-1", "cpu", "run"}, "FATAL: Invalid value for --time: -1."},
+		{[]string{"--percentile=101", "cpu", "run"}, "FATAL: Invalid value for --percentile: 101"},
+		{[]string{"--rand-type=nope", "cpu", "run"}, "nope"},
+		{[]string{"--histogram", "--percentile=0", "cpu", "run"}, "FATAL: --histogram cannot be used with --percentile=0"},
+		{[]string{"--db-ps-mode=bogus", "oltp_read_write", "run"}, "FATAL: Invalid value for db-ps-mode: bogus"},
+		{[]string{"testdata/scripts/api.lua", "--count=abc", "run"}, "count"},
+		{[]string{"oltp_read_write", "--tables=1", "--no-such=1", "run"}, "invalid option: --no-such=1"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			out, code := runCLI(t, c.args...)
+			if code != 1 {
+				t.Fatalf("exit code %d, want 1:\n%s", code, out)
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("output lacks %q:\n%s", c.want, out)
+			}
+			if strings.Contains(out, "goroutine ") || strings.Contains(out, "panic:") {
+				t.Errorf("Go panic in output:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestLuaAPI(t *testing.T) {
+	out, code := runCLI(t, "testdata/scripts/api.lua", "--threads=2", "--events=50", "--size=2K", "run")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "total number of events:              50") {
+		t.Errorf("--events=50 not honoured:\n%s", out)
+	}
+	out, code = runCLI(t, "testdata/scripts/api.lua", "hello")
+	if code != 0 || !strings.Contains(out, "hello from 0") {
+		t.Errorf("custom command: exit %d:\n%s", code, out)
+	}
+	out, code = runCLI(t, "testdata/scripts/api.lua", "--threads=3", "par")
+	if code != 0 || !strings.Contains(out, "parallel 0") || !strings.Contains(out, "parallel 2") {
+		t.Errorf("parallel command: exit %d:\n%s", code, out)
+	}
+	out, code = runCLI(t, "testdata/scripts/api.lua", "help")
+	if code != 0 || !strings.Contains(out, "api.lua options:") || !strings.Contains(out, "  --count=N") {
+		t.Errorf("help: exit %d:\n%s", code, out)
+	}
+}
+
+func TestRestartEventAndOwnLoop(t *testing.T) {
+	out, code := runCLI(t, "testdata/scripts/restart.lua", "--events=100", "run")
+	if code != 0 || !strings.Contains(out, "restarts=") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "total number of events:              100") {
+		t.Errorf("restarted events must count once:\n%s", out)
+	}
+	out, code = runCLI(t, "testdata/scripts/own_loop.lua", "--events=77", "--threads=2", "run")
+	if code != 0 || !strings.Contains(out, "total number of events:              77") {
+		t.Errorf("thread_run loop: exit %d:\n%s", code, out)
+	}
+	out, code = runCLI(t, "testdata/scripts/legacy.lua", "--my-custom-option=xyz", "--events=3", "run")
+	if code != 0 {
+		t.Errorf("legacy script: exit %d:\n%s", code, out)
+	}
+}
+
+func TestPercentileList(t *testing.T) {
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--events=2000", "--percentile=50,95,99.9", "run")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{" 50th percentile:", " 95th percentile:", " 99.9th percentile:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	out, code := runCLI(t, "--version")
+	if code != 0 || strings.Fields(out)[1] != "1.0.20" {
+		t.Errorf("--version must print the API level second: %q", out)
+	}
+	out, code = runCLI(t, "--help")
+	if code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, opt := range []string{"--threads=N", "--mysql-host=[LIST,...]", "--pgsql-port", "Compiled-in tests:", "  cpu - CPU performance test"} {
+		if !strings.Contains(out, opt) {
+			t.Errorf("--help lacks %q", opt)
+		}
+	}
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# demo.sh: oltp_read_write on the embedded SQLite engine, end to end.
+set -euo pipefail
+bin=${1:-bin/sysbench-go}
+dir=$(mktemp -d /tmp/sbgo-demo.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+common=(--db-driver=sqlite --sqlite-db="$dir/sbtest.db" --tables=2 --table-size=10000 --threads=4)
+"$bin" oltp_read_write "${common[@]}" prepare
+"$bin" oltp_read_write "${common[@]}" --time=10 --report-interval=2 run
+"$bin" oltp_read_write "${common[@]}" cleanup

@@ -1,0 +1,4 @@
+function thread_init()
+  error("init failed here")
+end
+function event() end

@@ -1,0 +1,1 @@
+function thread_init() end
