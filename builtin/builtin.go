@@ -34,13 +34,9 @@ func Tests() []engine.Builtin {
 	}
 }
 
-// Log levels as the reference numbers them; --verbosity shows a message
-// when its level is at most the verbosity.
-const (
-	logNotice = 3
-	logInfo   = 4
-	logDebug  = 5
-)
+// logInfo is the reference's LOG_INFO level: its messages show from
+// --verbosity=4 on (the default, 3, shows notices only).
+const logInfo = 4
 
 // optReader reads a test's options the way the reference converts them,
 // falling back to the declared default when the caller did not fill one in.

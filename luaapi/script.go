@@ -50,7 +50,7 @@ type Env struct {
 	// jsonClose: report_json opened a JSON array that the end of the
 	// run must close, as the reference does when its reporter exits.
 	jsonClose bool
-	protos  sync.Map // module name -> *lua.FunctionProto
+	protos    sync.Map // module name -> *lua.FunctionProto
 }
 
 // ScriptError is a Lua load or run failure, already worded as the
@@ -210,7 +210,7 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 		return nil, nil
 	}
 	defer f.Close()
-	p, err := compile(f, mod+".lua")
+	p, err := compile(skipShebang(f), mod+".lua")
 	if err != nil {
 		return nil, err
 	}

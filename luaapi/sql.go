@@ -708,7 +708,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 			L.Push(s.c.resUD)
 			return 1
 		},
-		"close": stmtClose,
+		"close":         stmtClose,
 		"store_results": func(L *lua.LState) int { return 0 },
 		"free_results": func(L *lua.LState) int {
 			if ud, ok := L.Get(1).(*lua.LUserData); ok {

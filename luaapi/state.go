@@ -90,6 +90,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	RegisterRand(L, sb, func(L *lua.LState) *sbrand.Rand { return getRuntime(L).rand })
 	registerSQL(L, sb)
 	registerFFI(L)
+	registerOutput(L)
 	s.setRequirePaths(L)
 	if err := L.DoString(compatPrelude); err != nil {
 		L.Close()
@@ -104,6 +105,41 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
+}
+
+// registerOutput sends print and io.write to the run's output writer, so
+// script output interleaves correctly with the reports.
+func registerOutput(L *lua.LState) {
+	L.SetGlobal("print", L.NewFunction(func(L *lua.LState) int {
+		w := getRuntime(L).env.Out
+		n := L.GetTop()
+		buf := make([]byte, 0, 64)
+		for i := 1; i <= n; i++ {
+			if i > 1 {
+				buf = append(buf, '\t')
+			}
+			buf = append(buf, L.ToStringMeta(L.Get(i)).String()...)
+		}
+		buf = append(buf, '\n')
+		_, _ = w.Write(buf)
+		return 0
+	}))
+	if io, ok := L.GetGlobal("io").(*lua.LTable); ok {
+		io.RawSetString("write", L.NewFunction(func(L *lua.LState) int {
+			w := getRuntime(L).env.Out
+			for i := 1; i <= L.GetTop(); i++ {
+				switch v := L.Get(i).(type) {
+				case lua.LString:
+					_, _ = w.Write([]byte(v))
+				case lua.LNumber:
+					_, _ = w.Write([]byte(v.String()))
+				default:
+					L.ArgError(i, "string expected")
+				}
+			}
+			return 0
+		}))
+	}
 }
 
 // exportOptions fills sysbench.opt with typed values, and for scripts that

@@ -536,6 +536,9 @@ func FuzzString(f *testing.F) {
 		f.Add([]byte(s), int64(1))
 	}
 	f.Fuzz(func(t *testing.T, template []byte, seed int64) {
+		if seed == 0 {
+			seed = 1 // 0 would seed from the clock, twice differently
+		}
 		r := NewThread(seed, 0)
 		out := r.String(nil, template)
 		if err := checkTemplate(template, out); err != nil {

@@ -24,6 +24,7 @@ type result struct {
 	row     int
 
 	raw  []sql.RawBytes // scan targets, reused
+	bufs [][]byte       // their backing buffers
 	scan []any
 }
 

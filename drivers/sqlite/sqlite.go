@@ -43,12 +43,12 @@ var Factory = drivers.Factory{
 
 // SQLite result codes the driver acts on (primary and extended).
 const (
-	codeBusy              = 5
-	codeLocked            = 6
-	codeConstraint        = 19
-	codeConstraintPK      = 19 | 6<<8  // SQLITE_CONSTRAINT_PRIMARYKEY
-	codeConstraintUnique  = 19 | 8<<8  // SQLITE_CONSTRAINT_UNIQUE
-	codeConstraintRowID   = 19 | 10<<8 // SQLITE_CONSTRAINT_ROWID
+	codeBusy             = 5
+	codeLocked           = 6
+	codeConstraint       = 19
+	codeConstraintPK     = 19 | 6<<8  // SQLITE_CONSTRAINT_PRIMARYKEY
+	codeConstraintUnique = 19 | 8<<8  // SQLITE_CONSTRAINT_UNIQUE
+	codeConstraintRowID  = 19 | 10<<8 // SQLITE_CONSTRAINT_ROWID
 )
 
 type driver struct {
@@ -284,11 +284,17 @@ func (c *conn) fill(ctx context.Context, rows *sql.Rows, err error, cnt drivers.
 	r.scan = r.scan[:0]
 	for len(r.raw) < len(cols) {
 		r.raw = append(r.raw, nil)
+		r.bufs = append(r.bufs, make([]byte, 0, 256))
 	}
 	for i := range cols {
 		r.scan = append(r.scan, &r.raw[i])
 	}
 	for rows.Next() {
+		// database/sql appends text to the old RawBytes and sets NULL as
+		// nil; start each row from non-nil buffers so '' stays non-NULL.
+		for i := range cols {
+			r.raw[i] = r.bufs[i][:0]
+		}
 		if err := rows.Scan(r.scan...); err != nil {
 			rows.Close()
 			return nil, c.fail(ctx, err, "sqlite3_step()", query)
