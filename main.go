@@ -22,7 +22,7 @@ import (
 	"sysbench-go/drivers"
 	"sysbench-go/drivers/mysql"
 	"sysbench-go/drivers/pgsql"
-	// "sysbench-go/drivers/sqlite"
+	"sysbench-go/drivers/sqlite"
 	"sysbench-go/engine"
 	"sysbench-go/lua"
 	"sysbench-go/luaapi"
@@ -43,7 +43,7 @@ func versionString() string {
 
 // compiledDrivers lists the database drivers, in help order.
 func compiledDrivers() []drivers.Factory {
-	return []drivers.Factory{mysql.Factory, pgsql.Factory}
+	return []drivers.Factory{mysql.Factory, pgsql.Factory, sqlite.Factory}
 }
 
 func main() {
@@ -265,7 +265,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if cl.command == "help" {
 			fmt.Fprintf(w, "%s options:\n", b.Name)
-			fmt.Fprint(w, options.FormatHelp(b.Options))
+			fmt.Fprintf(w, "%s\n", options.FormatHelp(b.Options))
 			return 0
 		}
 		t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
@@ -285,6 +285,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Out: w, Rand: rcfg, Threads: cfg.Threads, Argv: append([]string{"sysbench"}, args...),
 		Command: cl.command, VersionString: versionString(), Bundled: lua.Scripts,
 		Percentiles: cfg.Percentiles, Declared: declared, Ctx: ctx,
+		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
@@ -325,6 +326,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s.SetRate(cfg.Rate > 0)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
 	return runCommand(ctx, s, cl.command, cfg, w, stderr)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // setValue stores a user-given value after checking it has the kind's

@@ -119,11 +119,21 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	}
 	r := &runState{cfg: cfg, out: out, test: t, base: time.Now(), stopCh: make(chan struct{})}
 
+	if eo, ok := t.(EventsOverrider); ok {
+		if n, ok := eo.EventsOverride(); ok {
+			r.cfg.Events = n
+		}
+	}
 	if err := t.Init(ctx); err != nil {
 		return err
 	}
 	r.writeHeader()
 	t.PrintMode(out)
+	if p, ok := t.(Preparer); ok {
+		if err := p.Prepare(ctx); err != nil {
+			return err
+		}
+	}
 
 	nshards := cfg.Threads
 	if nshards > 64 {

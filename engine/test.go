@@ -81,3 +81,16 @@ type Builtin struct {
 	Options     []options.Option
 	New         func(env *Env) (Test, error)
 }
+
+// Preparer is implemented by tests that set up after the run-mode header
+// is printed and before the workers start (the reference's prepare step,
+// e.g. fileio opening its files).
+type Preparer interface {
+	Prepare(ctx context.Context) error
+}
+
+// EventsOverrider is implemented by tests that decide the event limit
+// themselves (memory ignores --events, as the reference does).
+type EventsOverrider interface {
+	EventsOverride() (uint64, bool)
+}

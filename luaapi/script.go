@@ -38,11 +38,21 @@ type Env struct {
 	VersionString string
 	Bundled       fs.FS // embedded lua/ scripts
 	Percentiles   []float64
+	// Background is the number of helper threads the reference seeds
+	// before the workers (report, --rate generator, checkpoints).
+	Background int
 	// Declared lists every option known outside the script (general,
 	// driver) so sysbench.opt gets typed values.
 	Declared []options.Option
 	// Context for prepare/cleanup/custom commands.
 	Ctx context.Context
+
+	// Generators: one seeder per run hands out per-thread states in the
+	// reference's order so --rand-seed reproduces a run.
+	seedOnce sync.Once
+	seeder   *sbrand.Seeder
+	unique   *sbrand.UniqueSeq
+	rands    []*sbrand.Rand // per worker thread, made in thread order
 
 	mu      sync.Mutex
 	opened  map[string]drivers.Driver
@@ -195,6 +205,40 @@ func searchPath(mod string) string {
 		}
 	}
 	return ""
+}
+
+// seed creates the run's seeder and the workers' generators, in the
+// order the reference seeds its threads: the report thread, the --rate
+// generator, the checkpoint thread, then workers 0..n-1.
+func (env *Env) seed() {
+	env.seedOnce.Do(func() {
+		env.seeder = env.Rand.Seeder()
+		for i := 0; i < env.Background; i++ {
+			env.seeder.Thread()
+		}
+		env.rands = make([]*sbrand.Rand, env.Threads)
+		for i := range env.rands {
+			env.rands[i] = env.seeder.Thread()
+		}
+		// Drawn after the workers' states so those match the reference's.
+		env.unique = env.seeder.Unique()
+		for _, r := range env.rands {
+			_ = r.SetConfig(env.Rand)
+			r.SetUnique(env.unique)
+		}
+	})
+}
+
+// threadRand returns thread tid's generator (tid -1: the main thread's).
+func (env *Env) threadRand(tid int) *sbrand.Rand {
+	env.seed()
+	if tid >= 0 && tid < len(env.rands) {
+		return env.rands[tid]
+	}
+	r := env.seeder.Thread()
+	_ = r.SetConfig(env.Rand)
+	r.SetUnique(env.unique)
+	return r
 }
 
 // bundledProto compiles (once) an embedded script or module.

@@ -63,9 +63,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	if rtTid < 0 {
 		rtTid = 0
 	}
-	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st,
-		rand: sbrand.NewThread(s.env.Rand.Seed, rtTid)}
-	rt.rand.SetConfig(s.env.Rand)
+	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid)}
 	ud := L.NewUserData()
 	ud.Value = rt
 	L.SetField(L.Get(lua.RegistryIndex), registryKey, ud)

@@ -118,7 +118,7 @@ func (s *Script) Command(ctx context.Context, name string, out io.Writer) error 
 		}
 		if name == "help" && s.declared {
 			fmt.Fprintf(out, "%s options:\n", s.name)
-			io.WriteString(out, options.FormatHelp(s.options))
+			io.WriteString(out, options.FormatHelp(s.options)+"\n")
 			return nil
 		}
 		return &CommandError{Msg: fmt.Sprintf("'%s' test does not implement the '%s' command.", s.name, name)}
