@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -139,9 +140,8 @@ func readConfigFile(path string) ([][2]string, error) {
 
 // run is the whole program, testable in-process. It returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	out := bufio.NewWriterSize(stdout, 64*1024)
-	w := &flushWriter{w: out}
-	defer out.Flush()
+	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024)}
+	defer w.flush()
 
 	cl, err := parseArgs(args)
 	if err != nil {
@@ -404,17 +404,28 @@ func exitCode(w io.Writer, err error) int {
 }
 
 // flushWriter is the run's output: buffered, flushed at each newline-
-// terminated write so intermediate reports appear promptly.
+// terminated write so intermediate reports appear promptly. Workers'
+// print(), drivers' FATAL lines and reports share it, hence the lock (it
+// is taken per line of output, never per query).
 type flushWriter struct {
-	w *bufio.Writer
+	mu sync.Mutex
+	w  *bufio.Writer
 }
 
 func (f *flushWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	n, err := f.w.Write(p)
 	if err == nil && len(p) > 0 && p[len(p)-1] == '\n' {
 		err = f.w.Flush()
 	}
 	return n, err
+}
+
+func (f *flushWriter) flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.w.Flush()
 }
 
 func printDrivers(w io.Writer, drv []drivers.Factory) {

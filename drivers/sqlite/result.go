@@ -1,7 +1,9 @@
 package sqlite
 
 import (
-	"database/sql"
+	"fmt"
+	"strconv"
+	"time"
 
 	"sysbench-go/drivers"
 )
@@ -23,8 +25,7 @@ type result struct {
 	rows    int
 	row     int
 
-	raw  []sql.RawBytes // scan targets, reused
-	bufs [][]byte       // their backing buffers
+	vals []any // scan targets, reused
 	scan []any
 }
 
@@ -41,14 +42,31 @@ func (r *result) reset() {
 	r.nrows, r.nfields, r.counter = 0, 0, drivers.CntOther
 }
 
-func (r *result) addRow(values []sql.RawBytes) {
+// addRow appends one row, rendering each value as text the way SQLite's
+// own text conversion would for integers and strings.
+func (r *result) addRow(values []any) {
 	for _, v := range values {
-		if v == nil {
+		off := len(r.arena)
+		switch v := v.(type) {
+		case nil:
 			r.cells = append(r.cells, cell{n: -1})
 			continue
+		case string:
+			r.arena = append(r.arena, v...)
+		case []byte:
+			r.arena = append(r.arena, v...)
+		case int64:
+			r.arena = strconv.AppendInt(r.arena, v, 10)
+		case float64:
+			r.arena = strconv.AppendFloat(r.arena, v, 'g', -1, 64)
+		case bool:
+			r.arena = strconv.AppendBool(r.arena, v)
+		case time.Time:
+			r.arena = v.AppendFormat(r.arena, "2006-01-02 15:04:05.999999999")
+		default:
+			r.arena = fmt.Append(r.arena, v)
 		}
-		r.cells = append(r.cells, cell{off: uint32(len(r.arena)), n: int32(len(v))})
-		r.arena = append(r.arena, v...)
+		r.cells = append(r.cells, cell{off: uint32(off), n: int32(len(r.arena) - off)})
 	}
 	r.rows++
 }

@@ -282,24 +282,20 @@ func (c *conn) fill(ctx context.Context, rows *sql.Rows, err error, cnt drivers.
 	}
 	r.width = len(cols)
 	r.scan = r.scan[:0]
-	for len(r.raw) < len(cols) {
-		r.raw = append(r.raw, nil)
-		r.bufs = append(r.bufs, make([]byte, 0, 256))
+	for len(r.vals) < len(cols) {
+		r.vals = append(r.vals, nil)
 	}
 	for i := range cols {
-		r.scan = append(r.scan, &r.raw[i])
+		r.scan = append(r.scan, &r.vals[i])
 	}
 	for rows.Next() {
-		// database/sql appends text to the old RawBytes and sets NULL as
-		// nil; start each row from non-nil buffers so '' stays non-NULL.
-		for i := range cols {
-			r.raw[i] = r.bufs[i][:0]
-		}
+		// Scanning into *any hands over the driver's values as they are
+		// (RawBytes would turn '' into NULL).
 		if err := rows.Scan(r.scan...); err != nil {
 			rows.Close()
 			return nil, c.fail(ctx, err, "sqlite3_step()", query)
 		}
-		r.addRow(r.raw[:len(cols)])
+		r.addRow(r.vals[:len(cols)])
 	}
 	err = rows.Err()
 	rows.Close()
