@@ -285,11 +285,6 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string) {
 	desc.RawSetString("sql_state", lua.LString(de.State))
 	desc.RawSetString("sql_errmsg", lua.LString(de.Msg))
 	ignorable := de.Kind != drivers.Fatal
-	if de.Kind == drivers.Reconnect {
-		c.rt.count(engine.CntReconnect)
-	} else {
-		c.rt.count(engine.CntError)
-	}
 	if !ignorable {
 		if hook, ok := getPath(L, "sysbench", "hooks", "sql_error_ignorable").(*lua.LFunction); ok {
 			if err := L.CallByParam(lua.P{Fn: hook, NRet: 1, Protect: true}, desc); err != nil {
@@ -300,6 +295,13 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string) {
 		}
 	}
 	if ignorable {
+		// Counted as the reference counts them: a lost connection that
+		// was re-established as a reconnect, anything else as an error.
+		if de.Kind == drivers.Reconnect {
+			c.rt.count(engine.CntReconnect)
+		} else {
+			c.rt.count(engine.CntError)
+		}
 		desc.RawSetString("errcode", lua.LNumber(restartEvent))
 		L.Error(desc, 0)
 		return

@@ -127,6 +127,7 @@ type conn struct {
 	res  result
 	args []any // reused for Execute
 	sql  []byte
+	gen  int // incremented by each (re)open: statements of an older one are stale
 }
 
 var _ drivers.Conn = (*conn)(nil)
@@ -147,6 +148,7 @@ func (c *conn) open(ctx context.Context) error {
 		return c.convert(err, "sqlite3_open()", "")
 	}
 	c.db = db
+	c.gen++
 	return nil
 }
 
@@ -203,7 +205,7 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 	if err != nil {
 		return nil, c.fail(ctx, err, "sqlite3_prepare()", query)
 	}
-	s.st = st
+	s.st, s.gen = st, c.gen
 	return s, nil
 }
 
@@ -213,6 +215,7 @@ type stmt struct {
 	query   string
 	counter drivers.Counter
 	rows    bool
+	gen     int // the connection generation st was prepared on
 }
 
 var _ drivers.Stmt = (*stmt)(nil)
@@ -230,6 +233,14 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		}
 		return c.Query(ctx, string(c.sql))
 	}
+	if s.gen != c.gen {
+		// The connection was reopened: prepare again on the new one.
+		st, err := c.sc.PrepareContext(ctx, s.query)
+		if err != nil {
+			return nil, c.fail(ctx, err, "sqlite3_prepare()", s.query)
+		}
+		s.st, s.gen = st, c.gen
+	}
 	c.args = c.args[:0]
 	for i := range args {
 		c.args = append(c.args, argValue(&args[i]))
@@ -243,6 +254,11 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 }
 
 func (s *stmt) Close() error {
+	if s.gen != s.c.gen || s.c.db == nil {
+		// Prepared on a connection that is gone: nothing left to free.
+		s.st = nil
+		return nil
+	}
 	if s.st != nil {
 		err := s.st.Close()
 		s.st = nil

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// serverArgs returns the connection options for the test servers started
+// by scripts/test.sh, or skips (fails under CI=true) when they are absent.
+func serverArgs(t *testing.T, db string) []string {
+	t.Helper()
+	prefix := "SBTEST_MYSQL_"
+	if db == "pgsql" {
+		prefix = "SBTEST_PGSQL_"
+	}
+	host := os.Getenv(prefix + "HOST")
+	if host == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%sHOST is not set: the test servers are missing (run make test)", prefix)
+		}
+		t.Skipf("%sHOST not set: no %s server (make test starts one)", prefix, db)
+	}
+	p := "--" + db + "-"
+	args := []string{p + "host=" + host, p + "port=" + os.Getenv(prefix+"PORT"),
+		p + "user=" + os.Getenv(prefix+"USER"), p + "password=" + os.Getenv(prefix+"PASSWORD"),
+		p + "db=" + os.Getenv(prefix+"DB")}
+	if db == "pgsql" {
+		args = append(args, "--db-driver=pgsql")
+	}
+	return args
+}
+
+// TestReferenceBundledScripts runs the scripts shipped with sysbench
+// 1.0.20 (/usr/share/sysbench) unchanged: prepare, run, cleanup on both
+// servers.
+func TestReferenceBundledScripts(t *testing.T) {
+	scripts, _ := filepath.Glob("/usr/share/sysbench/*.lua")
+	if len(scripts) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("sysbench's scripts are missing: .ci/run installs the sysbench package")
+		}
+		t.Skip("sysbench is not installed (apt-get install sysbench): no reference scripts to run")
+	}
+	for _, db := range []string{"mysql", "pgsql"} {
+		conn := serverArgs(t, db)
+		for _, script := range scripts {
+			name := filepath.Base(script)
+			if name == "oltp_common.lua" {
+				continue
+			}
+			t.Run(db+"/"+name, func(t *testing.T) {
+				common := append([]string{script, "--tables=1", "--table-size=200", "--threads=2"}, conn...)
+				runCLI(t, append(common, "cleanup")...)
+				if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+					t.Fatalf("prepare: exit %d\n%s", code, out)
+				}
+				out, code := runCLI(t, append(common, "--time=1", "run")...)
+				if code != 0 {
+					t.Fatalf("run: exit %d\n%s", code, out)
+				}
+				if !strings.Contains(out, "SQL statistics:") || !strings.Contains(out, "transactions:") {
+					t.Errorf("run printed no SQL report:\n%s", out)
+				}
+				if out, code := runCLI(t, append(common, "cleanup")...); code != 0 {
+					t.Fatalf("cleanup: exit %d\n%s", code, out)
+				}
+			})
+		}
+	}
+}
+
+// TestBadConnections: wrong password, unreachable port, missing database,
+// missing tables — each a clear FATAL and exit 1, never a Go panic.
+func TestBadConnections(t *testing.T) {
+	for _, db := range []string{"mysql", "pgsql"} {
+		conn := serverArgs(t, db)
+		p := "--" + db + "-"
+		with := func(override string) []string {
+			out := []string{}
+			key := strings.SplitN(override, "=", 2)[0] + "="
+			for _, a := range conn {
+				if !strings.HasPrefix(a, key) {
+					out = append(out, a)
+				}
+			}
+			return append(out, override)
+		}
+		cases := []struct {
+			name string
+			args []string
+			want string
+		}{
+			{"password", with(p + "password=wrong"), "connection creation failed"},
+			{"port", with(p + "port=1"), "connection creation failed"},
+			{"database", with(p + "db=no_such_db"), "connection creation failed"},
+			{"tables", append(conn, "--tables=1", "--table-size=10"), "FATAL"},
+		}
+		for _, c := range cases {
+			t.Run(db+"/"+c.name, func(t *testing.T) {
+				args := append([]string{"oltp_point_select", "--time=1"}, c.args...)
+				if c.name == "tables" {
+					runCLI(t, append(args, "cleanup")...)
+				}
+				out, code := runCLI(t, append(args, "run")...)
+				if code != 1 {
+					t.Fatalf("exit %d, want 1\n%s", code, out)
+				}
+				if !strings.Contains(out, c.want) || !strings.Contains(out, "FATAL: ") {
+					t.Errorf("output lacks %q:\n%s", c.want, out)
+				}
+				if strings.Contains(out, "goroutine ") || strings.Contains(out, "panic:") {
+					t.Errorf("Go panic in output:\n%s", out)
+				}
+			})
+		}
+	}
+}
+
+// TestSQLAPI exercises the sysbench.sql API from Lua on every database.
+func TestSQLAPI(t *testing.T) {
+	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "api.db")}}
+	for _, db := range []string{"mysql", "pgsql"} {
+		if os.Getenv(map[string]string{"mysql": "SBTEST_MYSQL_HOST", "pgsql": "SBTEST_PGSQL_HOST"}[db]) != "" || os.Getenv("CI") == "true" {
+			dbs[db] = serverArgs(t, db)
+		}
+	}
+	for db, conn := range dbs {
+		t.Run(db, func(t *testing.T) {
+			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
+			out, code := runCLI(t, append(args, "run")...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, out)
+			}
+			if !strings.Contains(out, "sql api ok") {
+				t.Errorf("API checks did not complete:\n%s", out)
+			}
+			if !strings.Contains(out, "ignored errors:                      20") {
+				t.Errorf("each event raises one ignorable error (duplicate key): want 20 ignored errors\n%s", out)
+			}
+		})
+	}
+}
