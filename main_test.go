@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"sysbench-go/options"
 )
 
 // runCLI runs the whole program in-process and returns stdout+stderr and
@@ -235,4 +237,37 @@ func TestVersionAndHelp(t *testing.T) {
 			t.Errorf("--help lacks %q", opt)
 		}
 	}
+}
+
+// FuzzParseArgs: the command-line parser and option setter never panic,
+// and every accepted option keeps its value retrievable.
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{"--threads=4 oltp_read_write run", "--time=-1", "--histogram", "a b c d", "--=x", "--percentile=50,99.9", "--mysql-ssl=REQUIRED"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		cl, err := parseArgs(strings.Fields(line))
+		if err != nil {
+			return
+		}
+		v := options.NewValues()
+		for i, o := range cl.opts {
+			for _, decl := range generalOptions {
+				if options.Canonical(decl.Name) == options.Canonical(o[0]) {
+					if setValue(v, decl, o[1], cl.bare[i]) == nil && !v.Has(decl.Name) {
+						t.Fatalf("accepted --%s but lost its value", o[0])
+					}
+				}
+			}
+		}
+		_, _ = buildConfig(v, func(string) {})
+		_, _ = parsePercentiles(o0(cl))
+	})
+}
+
+func o0(cl *commandLine) string {
+	if len(cl.opts) > 0 {
+		return cl.opts[0][1]
+	}
+	return ""
 }
