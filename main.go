@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,6 +58,16 @@ func main() {
 		Action: func(c *cli.Context) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// SYSBENCH_GO_CPUPROFILE=file writes a CPU profile of the run
+			// (docs/performance.md uses it).
+			if path := os.Getenv("SYSBENCH_GO_CPUPROFILE"); path != "" {
+				if f, err := os.Create(path); err == nil {
+					defer f.Close()
+					if pprof.StartCPUProfile(f) == nil {
+						defer pprof.StopCPUProfile()
+					}
+				}
+			}
 			code := run(ctx, c.Args().Slice(), os.Stdout, os.Stderr)
 			if code != 0 {
 				return cli.Exit("", code)

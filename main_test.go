@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -270,4 +271,34 @@ func o0(cl *commandLine) string {
 		return cl.opts[0][1]
 	}
 	return ""
+}
+
+func TestReportHooks(t *testing.T) {
+	out, code := runCLI(t, "testdata/scripts/report_hooks.lua", "--format=csv", "--time=2", "--report-interval=1", "run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	csv := regexp.MustCompile(`(?m)^\d+,1,[\d.]+,[\d.]+,[\d.]+,[\d.]+,[\d.]+,[\d.]+,[\d.]+,[\d.]+$`)
+	if n := len(csv.FindAllString(out, -1)); n < 1 {
+		t.Errorf("no CSV report lines:\n%s", out)
+	}
+	out, code = runCLI(t, "testdata/scripts/report_hooks.lua", "--format=json", "--time=2", "--report-interval=1", "run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	start, end := strings.Index(out, "[\n"), strings.LastIndex(out, "\n]\n")
+	if start < 0 || end < start {
+		t.Fatalf("no JSON array in output:\n%s", out)
+	}
+	var reports []struct {
+		Time    float64 `json:"time"`
+		Threads int     `json:"threads"`
+		TPS     float64 `json:"tps"`
+	}
+	if err := json.Unmarshal([]byte(out[start:end+3]), &reports); err != nil {
+		t.Fatalf("report_json output is not valid JSON: %v\n%s", err, out[start:end+3])
+	}
+	if len(reports) < 1 || reports[0].Threads != 1 || reports[0].TPS <= 0 {
+		t.Errorf("unexpected JSON reports %+v", reports)
+	}
 }

@@ -298,6 +298,11 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	if err != nil {
 		r.printErr(err)
 	}
+	if rc, ok := t.(ReportsCloser); ok {
+		r.outMu.Lock()
+		rc.CloseReports(out)
+		r.outMu.Unlock()
+	}
 	// Beyond the reference: a failed run still prints what it measured.
 	if cfg.Histogram {
 		fmt.Fprintf(out, "Latency histogram (values are in milliseconds)\n")

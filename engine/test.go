@@ -94,3 +94,9 @@ type Preparer interface {
 type EventsOverrider interface {
 	EventsOverride() (uint64, bool)
 }
+
+// ReportsCloser is implemented by tests whose intermediate reports need
+// closing before the final report (report_json's array).
+type ReportsCloser interface {
+	CloseReports(w io.Writer)
+}

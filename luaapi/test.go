@@ -41,12 +41,18 @@ func (s *Script) Init(ctx context.Context) error {
 // Done calls the script's done() and closes what the run opened.
 func (s *Script) Done(ctx context.Context) error {
 	_, _, err := callGlobal(s.master, "done")
-	if s.env.jsonClose {
-		fmt.Fprintf(s.env.Out, "\n]\n")
-	}
 	s.masterRT.close()
 	s.env.closeDrivers()
 	return err
+}
+
+// CloseReports ends the JSON array report_json opened, before the final
+// report, as the reference does when its reporting thread exits.
+func (s *Script) CloseReports(w io.Writer) {
+	if s.env.jsonClose {
+		s.env.jsonClose = false
+		fmt.Fprintf(w, "\n]\n")
+	}
 }
 
 // hook returns sysbench.hooks.<name> of the master state, if defined.
