@@ -256,13 +256,9 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 			}
 		}()
 	}
-	if cfg.ReportInterval > 0 {
+	if cfg.ReportInterval > 0 || len(cfg.Checkpoints) > 0 {
 		bg.Add(1)
 		go func() { defer bg.Done(); r.reportLoop(bgCtx) }()
-	}
-	if len(cfg.Checkpoints) > 0 {
-		bg.Add(1)
-		go func() { defer bg.Done(); r.checkpointLoop(bgCtx) }()
 	}
 
 	// Wait for the workers, a stop request, or a forced shutdown.
@@ -312,7 +308,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		r.repMu.Unlock()
 		fmt.Fprintf(out, " \n")
 	}
-	r.cumulativeReport(endNS)
+	r.cumulativeReport(endNS, false)
 	if derr := t.Done(context.Background()); derr != nil && err == nil {
 		r.printErr(derr)
 		err = derr
@@ -486,8 +482,9 @@ func (r *runState) intermediate() {
 }
 
 // cumulativeReport prints the full report and resets the checkpoint
-// counters (a checkpoint and the final report are the same thing).
-func (r *runState) cumulativeReport(now int64) {
+// counters (a checkpoint and the final report are the same thing); a
+// checkpoint's report is headed by its "Checkpoint report:" line.
+func (r *runState) cumulativeReport(now int64, checkpoint bool) {
 	r.repMu.Lock()
 	s := &Stat{
 		ThreadsRunning: int(r.threadsRun.Load()),
@@ -538,6 +535,10 @@ func (r *runState) cumulativeReport(now int64) {
 
 	r.outMu.Lock()
 	defer r.outMu.Unlock()
+	if checkpoint {
+		WriteTimestamp(r.out, s.TimeTotal)
+		fmt.Fprintf(r.out, "Checkpoint report:\n")
+	}
 	if !r.test.ReportCumulative(r.out, s) {
 		WriteGeneralStatistics(r.out, s)
 	}
@@ -559,47 +560,55 @@ func (s *Stat) setPercentiles(ps, vals []float64) {
 	}
 }
 
+// reportLoop prints intermediate reports every --report-interval and the
+// --report-checkpoints reports, in time order from one goroutine so the
+// two never interleave; a checkpoint due at the same moment as an
+// intermediate report comes first, as in the reference's output.
 func (r *runState) reportLoop(ctx context.Context) {
 	iv := int64(r.cfg.ReportInterval)
-	next := r.startNS + iv
-	t := time.NewTimer(time.Duration(next - r.now()))
-	defer t.Stop()
+	var nextInter int64 = -1
+	if iv > 0 {
+		nextInter = r.startNS + iv
+	}
+	cps := r.cfg.Checkpoints
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
-		select {
-		case <-ctx.Done():
+		for len(cps) > 0 && cps[0] == 0 { // a checkpoint at 0 s reports nothing
+			cps = cps[1:]
+		}
+		nextCP := int64(-1)
+		if len(cps) > 0 {
+			nextCP = r.startNS + int64(cps[0])
+		}
+		if nextInter < 0 && nextCP < 0 {
 			return
-		case <-t.C:
+		}
+		at, isCP := nextInter, false
+		if nextCP >= 0 && (at < 0 || nextCP <= at) {
+			at, isCP = nextCP, true
+		}
+		if d := at - r.now(); d > 0 {
+			timer.Reset(time.Duration(d))
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
 		}
 		if r.stopped.Load() {
 			return
 		}
-		r.intermediate()
-		now := r.now()
-		for next <= now {
-			next += iv
-		}
-		t.Reset(time.Duration(next - now))
-	}
-}
-
-func (r *runState) checkpointLoop(ctx context.Context) {
-	for _, cp := range r.cfg.Checkpoints {
-		at := r.startNS + int64(cp)
-		d := at - r.now()
-		if d <= 0 {
+		if isCP {
+			cps = cps[1:]
+			r.cumulativeReport(r.now(), true)
 			continue
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Duration(d)):
-		}
+		r.intermediate()
 		now := r.now()
-		r.outMu.Lock()
-		WriteTimestamp(r.out, float64(now-r.startNS)/1e9)
-		fmt.Fprintf(r.out, "Checkpoint report:\n")
-		r.outMu.Unlock()
-		r.cumulativeReport(now)
+		for nextInter <= now {
+			nextInter += iv
+		}
 	}
 }
 
@@ -610,7 +619,7 @@ func (r *runState) forcedShutdown(bgCancel context.CancelFunc, bg *sync.WaitGrou
 	r.outMu.Lock()
 	Fatalf(r.out, "The --max-time limit has expired, forcing shutdown...")
 	r.outMu.Unlock()
-	r.cumulativeReport(now)
+	r.cumulativeReport(now, false)
 	cancelWorkers()
 	bgCancel()
 	return &ReportedError{Err: errors.New("forced shutdown"), Code: 2}

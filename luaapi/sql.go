@@ -57,6 +57,7 @@ type sqlStmt struct {
 type sqlParam struct {
 	maxLen int
 	val    drivers.Value
+	rt     *runtime // for set_rand_str's generator
 }
 
 type sqlResult struct {
@@ -459,9 +460,9 @@ func checkStmt(L *lua.LState, n int) *sqlStmt {
 }
 
 func stmtBindCreate(L *lua.LState) int {
-	checkStmt(L, 1)
+	st := checkStmt(L, 1)
 	t := drivers.Type(L.CheckInt(2))
-	p := &sqlParam{}
+	p := &sqlParam{rt: st.c.rt}
 	switch {
 	case t.IsInteger():
 		p.val.Type, p.maxLen = drivers.TypeBigInt, 8
@@ -503,6 +504,16 @@ func stmtExecute(L *lua.LState) int {
 	if s.legacy != nil {
 		s.loadLegacy(L)
 	} else {
+		// Beyond the reference: execute(v1, v2, ...) sets the bound
+		// parameters first, saving a Lua→Go call per parameter on the
+		// hot path of the bundled scripts.
+		n := L.GetTop() - 1
+		if n > len(s.params) {
+			L.ArgError(n+1, fmt.Sprintf("%d values for %d bound parameters", n, len(s.params)))
+		}
+		for i := 0; i < n; i++ {
+			setParam(L, s.params[i], i+2)
+		}
 		for i, p := range s.params {
 			s.args[i] = p.val
 		}
@@ -521,18 +532,23 @@ func stmtClose(L *lua.LState) int {
 }
 
 func paramSet(L *lua.LState) int {
-	p := checkUD[*sqlParam](L, 1, paramType)
-	v := L.Get(2)
+	setParam(L, checkUD[*sqlParam](L, 1, paramType), 2)
+	return 0
+}
+
+// setParam sets a parameter from the Lua value at stack index n.
+func setParam(L *lua.LState, p *sqlParam, n int) {
+	v := L.Get(n)
 	if v == lua.LNil {
 		p.val.Null = true
-		return 0
+		return
 	}
 	p.val.Null = false
 	switch {
 	case p.val.Type == drivers.TypeBigInt:
-		p.val.Int = int64(L.CheckNumber(2))
+		p.val.Int = int64(L.CheckNumber(n))
 	case p.val.Type == drivers.TypeDouble:
-		p.val.Float = float64(L.CheckNumber(2))
+		p.val.Float = float64(L.CheckNumber(n))
 	default:
 		var s string
 		switch x := v.(type) {
@@ -541,14 +557,13 @@ func paramSet(L *lua.LState) int {
 		case lua.LNumber:
 			s = x.String()
 		default:
-			L.ArgError(2, "string expected")
+			L.ArgError(n, "string expected")
 		}
 		if len(s) > p.maxLen {
 			s = s[:p.maxLen]
 		}
 		p.val.Str = append(p.val.Str[:0], s...)
 	}
-	return 0
 }
 
 func paramSetRandStr(L *lua.LState) int {
@@ -561,8 +576,7 @@ func paramSetRandStr(L *lua.LState) int {
 	if len(tmpl) > p.maxLen {
 		tmpl = tmpl[:p.maxLen]
 	}
-	rt := getRuntime(L)
-	p.val.Str = rt.rand.String(p.val.Str[:0], []byte(tmpl))
+	p.val.Str = p.rt.rand.StringTemplate(p.val.Str[:0], tmpl)
 	return 0
 }
 

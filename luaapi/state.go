@@ -86,11 +86,12 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerCmdline(L, sb, s)
 	registerReports(L, sb)
 	registerHistogram(L, sb)
-	RegisterRand(L, sb, func(L *lua.LState) *sbrand.Rand { return getRuntime(L).rand })
+	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
 	registerFFI(L)
 	registerOutput(L)
 	patchStringFormat(L)
+	patchTableSort(L)
 	s.setRequirePaths(L)
 	if err := L.DoString(compatPrelude); err != nil {
 		L.Close()
