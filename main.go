@@ -69,6 +69,12 @@ func main() {
 				}
 			}
 			code := run(ctx, c.Args().Slice(), os.Stdout, os.Stderr)
+			if path := os.Getenv("SYSBENCH_GO_MEMPROFILE"); path != "" {
+				if f, err := os.Create(path); err == nil {
+					_ = pprof.Lookup("allocs").WriteTo(f, 0)
+					f.Close()
+				}
+			}
 			if code != 0 {
 				return cli.Exit("", code)
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -59,7 +60,7 @@ func getRuntime(L *lua.LState) *runtime {
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtime, error) {
-	L := lua.NewState(lua.Options{CallStackSize: 200, RegistrySize: 1024 * 4, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	L := lua.NewState(lua.Options{CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
 	rtTid := tid
 	if rtTid < 0 {
 		rtTid = 0
@@ -93,7 +94,8 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	patchStringFormat(L)
 	patchTableSort(L)
 	s.setRequirePaths(L)
-	if err := L.DoString(compatPrelude); err != nil {
+	L.Push(L.NewFunctionFromProto(preludeProto()))
+	if err := L.PCall(0, 0, nil); err != nil {
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
@@ -307,6 +309,15 @@ func tableInsert(L *lua.LState, t *lua.LTable, pos int, v lua.LValue) {
 func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', 14, 64)
 }
+
+// preludeProto compiles compatPrelude once per process.
+var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
+	p, err := compile(strings.NewReader(compatPrelude), "<sysbench>")
+	if err != nil {
+		panic("sysbench-go: built-in Lua prelude does not compile: " + err.Error())
+	}
+	return p
+})
 
 // apiVersion is the sysbench API level we implement.
 const apiVersion = "1.0.20"
