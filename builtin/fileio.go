@@ -150,6 +150,7 @@ type fileTest struct {
 var (
 	_ engine.Test      = (*fileTest)(nil)
 	_ engine.Commander = (*fileTest)(nil)
+	_ engine.Preparer  = (*fileTest)(nil)
 	_ engine.Worker    = (*fileWorker)(nil)
 )
 
@@ -375,13 +376,17 @@ func (t *fileTest) cleanup(out io.Writer) error {
 	return nil
 }
 
-// Init checks --file-test-mode (needed by "run" only) and opens the files:
-// seqwr recreates them empty, the other modes need them prepared and
-// large enough.
+// Init checks --file-test-mode (needed by "run" only). As in the
+// reference, a bad mode fails before the run-mode header.
 func (t *fileTest) Init(ctx context.Context) error {
-	if err := t.parseMode(); err != nil {
-		return err
-	}
+	return t.parseMode()
+}
+
+// Prepare opens the files: seqwr recreates them empty, the other modes
+// need them prepared and large enough. The engine calls it after the
+// run-mode lines, so "Cannot open file" follows them as in the reference.
+// On failure the engine does not call Done, so the files are closed here.
+func (t *fileTest) Prepare(ctx context.Context) error {
 	if err := t.openFiles(); err != nil {
 		t.closeFiles()
 		return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"sysbench-go/engine"
 )
@@ -128,19 +129,56 @@ func TestFileioMissingMode(t *testing.T) {
 	}
 }
 
+// initAndPrepare does what the engine does before starting the workers.
+func initAndPrepare(ctx context.Context, ft *fileTest) error {
+	if err := ft.Init(ctx); err != nil {
+		return err
+	}
+	return ft.Prepare(ctx)
+}
+
 func TestFileioNotPrepared(t *testing.T) {
+	ctx := context.Background()
 	ft := newSmallFileio(t, t.TempDir(), false, "--file-test-mode=rndrd")
+	// Init only checks the mode; the files are opened by Prepare.
+	if err := ft.Init(ctx); err != nil {
+		t.Fatalf("Init: %v", err)
+	}
 	want := "Cannot open file 'test_file.0' errno = 2 (No such file or directory)\n" +
 		"WARNING: Did you forget to run the prepare step?"
-	if err := ft.Init(context.Background()); err == nil || err.Error() != want {
+	if err := ft.Prepare(ctx); err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
 	dir := prepareSmall(t, false)
 	ft = newSmallFileio(t, dir, false, "--file-test-mode=seqrd", "--file-total-size=512K")
 	want = "Size of file 'test_file.0' is 64KiB, but at least 128KiB is expected.\n" +
 		"WARNING: Did you run 'prepare' with different --file-total-size or --file-num values?"
-	if err := ft.Init(context.Background()); err == nil || err.Error() != want {
+	if err := initAndPrepare(ctx, ft); err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
+	}
+	if ft.fds != nil || ft.maps != nil {
+		t.Errorf("a failed Prepare left files open: %v", ft.fds)
+	}
+}
+
+// Through the engine, "Cannot open file" follows the run-mode lines, byte
+// for byte as the reference's output (main adds the "FATAL: " prefix).
+func TestFileioNotPreparedRun(t *testing.T) {
+	env := testEnv(1, "--file-num=4", "--file-total-size=256K", "--file-test-mode=rndrd")
+	ft, err := newFileioIn(env, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Threads: 1, Time: 10 * time.Second, ForcedShutdown: -1,
+		Percentiles: []float64{95}, Verbosity: 3}
+	var out bytes.Buffer
+	err = engine.Run(context.Background(), ft, cfg, &out)
+	if err == nil {
+		t.Fatalf("run without prepared files succeeded:\n%s", out.String())
+	}
+	got := out.String() + "FATAL: " + err.Error() + "\n"
+	if want := readFile(t, filepath.Join("testdata", "reference", "run.fileio-not-prepared.txt")); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -204,8 +242,8 @@ func runFileio(t *testing.T, dir string, validate bool, n int, opts ...string) *
 	t.Helper()
 	ft := newSmallFileio(t, dir, validate, opts...)
 	ctx := context.Background()
-	if err := ft.Init(ctx); err != nil {
-		t.Fatalf("Init: %v", err)
+	if err := initAndPrepare(ctx, ft); err != nil {
+		t.Fatalf("Init/Prepare: %v", err)
 	}
 	defer ft.Done(ctx)
 	w, err := ft.NewWorker(ctx, 0, engine.NewWorkerStats(0))
@@ -322,7 +360,7 @@ func TestFileioValidateDetectsCorruption(t *testing.T) {
 	}
 	ft := newSmallFileio(t, dir, true, "--file-test-mode=seqrd")
 	ctx := context.Background()
-	if err := ft.Init(ctx); err != nil {
+	if err := initAndPrepare(ctx, ft); err != nil {
 		t.Fatal(err)
 	}
 	defer ft.Done(ctx)
@@ -361,7 +399,7 @@ func TestFileioValidateThreads(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		if err := ft.Init(ctx); err != nil {
+		if err := initAndPrepare(ctx, ft); err != nil {
 			t.Fatal(err)
 		}
 		errc := make(chan error, 2)

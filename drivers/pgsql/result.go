@@ -6,51 +6,18 @@ import (
 	"sysbench-go/drivers"
 )
 
-// cell locates one value in a result's arena; n < 0 is SQL NULL.
-type cell struct {
-	off uint32
-	n   int32
-}
-
-// result is a fully received result. Row bytes are copied into one arena
-// that is reused by the connection's next call, so a steady workload
-// allocates nothing here.
+// result is a fully received result, reused by the connection's next call
+// (see drivers.Rows).
 type result struct {
-	counter drivers.Counter
-	nrows   uint64
-	nfields int
-	arena   []byte
-	cells   []cell
-	width   int // values per buffered row
-	rows    int // buffered rows
-	row     int // current row, -1 before the first Next
+	drivers.Rows
 }
 
 var _ drivers.Result = (*result)(nil)
 
-func (r *result) reset() {
-	if r.arena == nil {
-		// Non-nil so that an empty string never reads as a nil slice.
-		r.arena = make([]byte, 0, 1024)
-	}
-	r.arena = r.arena[:0]
-	r.cells = r.cells[:0]
-	r.rows, r.width, r.row = 0, 0, -1
-	r.nrows, r.nfields, r.counter = 0, 0, drivers.CntOther
-}
+func (r *result) reset() { r.Reset() }
 
-func (r *result) addRow(values [][]byte) {
-	r.width = len(values)
-	for _, v := range values {
-		if v == nil {
-			r.cells = append(r.cells, cell{n: -1})
-			continue
-		}
-		r.cells = append(r.cells, cell{off: uint32(len(r.arena)), n: int32(len(v))})
-		r.arena = append(r.arena, v...)
-	}
-	r.rows++
-}
+// addRow copies one row as pgconn hands it over: nil is SQL NULL.
+func (r *result) addRow(values [][]byte) { r.AppendRow(values) }
 
 // finish classifies the result the way sysbench's pgsql driver does: a
 // result set (even an empty one) is a read; a command that changed rows is
@@ -58,46 +25,13 @@ func (r *result) addRow(values [][]byte) {
 // "other".
 func (r *result) finish(hasRows bool, nfields int, tag pgconn.CommandTag) {
 	if hasRows {
-		r.counter = drivers.CntRead
-		r.nrows = uint64(r.rows)
-		r.nfields = nfields
-		if r.width == 0 {
-			r.width = nfields
-		}
+		r.SetResultSet(drivers.CntRead, nfields)
 		return
 	}
-	r.nrows = uint64(tag.RowsAffected())
-	if r.nrows > 0 {
-		r.counter = drivers.CntWrite
+	n := uint64(tag.RowsAffected())
+	if n > 0 {
+		r.SetCommand(drivers.CntWrite, n)
 	} else {
-		r.counter = drivers.CntOther
+		r.SetCommand(drivers.CntOther, 0)
 	}
 }
-
-func (r *result) Counter() drivers.Counter { return r.counter }
-func (r *result) NRows() uint64            { return r.nrows }
-func (r *result) NFields() int             { return r.nfields }
-
-func (r *result) Next() bool {
-	if r.row+1 >= r.rows {
-		r.row = r.rows
-		return false
-	}
-	r.row++
-	return true
-}
-
-func (r *result) Value(i int) ([]byte, bool) {
-	if r.row < 0 || r.row >= r.rows || i < 0 || i >= r.width {
-		return nil, false
-	}
-	c := r.cells[r.row*r.width+i]
-	if c.n < 0 {
-		return nil, false
-	}
-	end := c.off + uint32(c.n)
-	return r.arena[c.off:end:end], true
-}
-
-// Close drops the rows; the memory is kept for the connection's next call.
-func (r *result) Close() { r.row = r.rows }

@@ -290,13 +290,12 @@ func (c *conn) fill(ctx context.Context, rows *sql.Rows, err error, cnt drivers.
 		return nil, c.fail(ctx, err, "sqlite3_step()", query)
 	}
 	r := &c.res
-	r.reset()
+	r.Reset()
 	cols, err := rows.Columns()
 	if err != nil {
 		rows.Close()
 		return nil, c.fail(ctx, err, "sqlite3_step()", query)
 	}
-	r.width = len(cols)
 	r.scan = r.scan[:0]
 	for len(r.vals) < len(cols) {
 		r.vals = append(r.vals, nil)
@@ -318,9 +317,7 @@ func (c *conn) fill(ctx context.Context, rows *sql.Rows, err error, cnt drivers.
 	if err != nil {
 		return nil, c.fail(ctx, err, "sqlite3_step()", query)
 	}
-	r.counter = cnt
-	r.nrows = uint64(r.rows)
-	r.nfields = len(cols)
+	r.SetResultSet(cnt, len(cols))
 	return r, nil
 }
 
@@ -330,11 +327,12 @@ func (c *conn) done(ctx context.Context, res sql.Result, err error, cnt drivers.
 		return nil, c.fail(ctx, err, "sqlite3_step()", query)
 	}
 	r := &c.res
-	r.reset()
-	r.counter = cnt
+	r.Reset()
+	var affected uint64
 	if n, err := res.RowsAffected(); err == nil && n > 0 && cnt == drivers.CntWrite {
-		r.nrows = uint64(n)
+		affected = uint64(n)
 	}
+	r.SetCommand(cnt, affected)
 	return r, nil
 }
 
