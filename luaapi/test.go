@@ -55,25 +55,29 @@ func (s *Script) CloseReports(w io.Writer) {
 	}
 }
 
-// hook returns sysbench.hooks.<name> of the master state, if defined.
-func (s *Script) hook(name string) *lua.LFunction {
-	f, _ := getPath(s.master, "sysbench", "hooks", name).(*lua.LFunction)
-	return f
+// callHook calls sysbench.hooks.<name>(stat) in the master state if the
+// script defines it, and reports whether it did.
+func (s *Script) callHook(name string, w io.Writer, st *engine.Stat) bool {
+	f, ok := getPath(s.master, "sysbench", "hooks", name).(*lua.LFunction)
+	if !ok {
+		return false
+	}
+	s.reportMu.Lock()
+	defer s.reportMu.Unlock()
+	if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
+		fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
+	}
+	return true
 }
 
 // ReportIntermediate calls sysbench.hooks.report_intermediate if the
 // script defines it, else prints the SQL line when a driver was used.
 func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
-	if f := s.hook("report_intermediate"); f != nil {
-		s.reportMu.Lock()
-		defer s.reportMu.Unlock()
-		if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
-			fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
-		}
+	if s.callHook("report_intermediate", w, st) {
 		return true
 	}
 	if s.env.UsedSQL() {
-		engine.WriteIntermediateSQL(w, st, st.QueueLength > 0 || st.Concurrency > 0 || s.rate)
+		engine.WriteIntermediateSQL(w, st, s.rate)
 		return true
 	}
 	return false
@@ -83,12 +87,7 @@ func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
 // else prints the SQL statistics (when a driver was used) and the
 // general statistics.
 func (s *Script) ReportCumulative(w io.Writer, st *engine.Stat) bool {
-	if f := s.hook("report_cumulative"); f != nil {
-		s.reportMu.Lock()
-		defer s.reportMu.Unlock()
-		if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
-			fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
-		}
+	if s.callHook("report_cumulative", w, st) {
 		return true
 	}
 	if s.env.UsedSQL() {
