@@ -170,41 +170,15 @@ func registerFFI(L *lua.LState) {
 			}
 			return 0
 		},
-		"sb_rand_uniform": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Uniform(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_default": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Default(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_gaussian": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Gaussian(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_special": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Special(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_pareto": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Pareto(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_zipfian": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.Zipfian(L.CheckInt64(1), L.CheckInt64(2))))
-			return 1
-		},
-		"sb_rand_uniform_uint64": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.UniformUint64()))
-			return 1
-		},
-		"sb_rand_uniform_double": func(L *lua.LState) int {
-			L.Push(lua.LNumber(getRuntime(L).rand.UniformDouble()))
-			return 1
-		},
 	}
 	for k, f := range fns {
 		C.RawSetString(k, L.NewFunction(f))
+	}
+	// ffi.C.sb_rand_<dist> are the same functions as sysbench.rand.<dist>.
+	if rnd, ok := getPath(L, "sysbench", "rand").(*lua.LTable); ok {
+		for _, d := range []string{"uniform", "default", "gaussian", "special", "pareto", "zipfian", "uniform_uint64", "uniform_double"} {
+			C.RawSetString("sb_rand_"+d, rnd.RawGetString(d))
+		}
 	}
 	for name, v := range map[string]engine.Counter{"SB_CNT_OTHER": engine.CntOther, "SB_CNT_READ": engine.CntRead,
 		"SB_CNT_WRITE": engine.CntWrite, "SB_CNT_TRX": engine.CntEvent, "SB_CNT_EVENT": engine.CntEvent,

@@ -345,19 +345,6 @@ function sb.cmdline.call_command(name)
 end
 thread_id = sb.tid
 test = sb.cmdline.script_path
-function sb_rnd() return sb.rand.uniform(0, 4294967295) end
-sb_rand = sb.rand.default
-sb_rand_str = sb.rand.string
-sb_rand_uniform = sb.rand.uniform
-sb_rand_gaussian = sb.rand.gaussian
-sb_rand_special = sb.rand.special
-function sb_rand_uniq(a, b)
-  a = a or 0
-  b = b or 4294967295
-  local r
-  repeat r = sb.rand.unique() until r >= a and r <= b
-  return r
-end
 for k, v in pairs(sb.db) do
   if type(v) == "function" then _G["db_" .. k] = v end
 end

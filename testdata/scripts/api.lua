@@ -35,6 +35,9 @@ function thread_init()
   ffi.cdef[[int usleep(unsigned int);]]
   ffi.C.usleep(1)
   ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_READ)
+  local r = ffi.C.sb_rand_uniform(3, 4)
+  check(r == 3 or r == 4, "ffi.C.sb_rand_uniform")
+  check(sb_rnd() >= 0 and sb_rand_uniq(5, 4294967295) >= 5, "0.5-era rand globals")
   check(pcall(function() return ffi.C.nosuchfunc end) == false, "unknown ffi symbol fails")
 end
 function event()
