@@ -405,6 +405,12 @@ local n_index_upd, n_non_index_upd, n_delete_ins = 0, 0, 0
 local rand_uniform = sysbench.rand.uniform
 local rand_default = sysbench.rand.default
 
+-- Hot-path values, as locals of this module: a global would cost a table
+-- lookup on every use inside the event loops.
+local n_tables, n_rows, range_span, n_point, n_simple, n_sum, n_order
+local n_distinct, n_index_upd, n_non_index_upd, n_delete_ins
+local rand_uniform, rand_default
+
 local function cache_options()
    local opt = sysbench.opt
    n_tables = opt.tables
