@@ -202,6 +202,10 @@ func TestRestartEventAndOwnLoop(t *testing.T) {
 	if !strings.Contains(out, "total number of events:              100") {
 		t.Errorf("restarted events must count once:\n%s", out)
 	}
+	out, code = runCLI(t, "testdata/scripts/hook_restart.lua", "--events=10", "run")
+	if code != 0 || !strings.Contains(out, "hook calls 30 events tries 20") {
+		t.Errorf("a restart raised inside before_restart_event: exit %d\n%s", code, out)
+	}
 	out, code = runCLI(t, "testdata/scripts/own_loop.lua", "--events=77", "--threads=2", "run")
 	if code != 0 || !strings.Contains(out, "total number of events:              77") {
 		t.Errorf("thread_run loop: exit %d:\n%s", code, out)

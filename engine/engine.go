@@ -55,6 +55,7 @@ func Fatalf(w io.Writer, format string, args ...any) {
 
 type runState struct {
 	cfg      Config
+	ctx      context.Context // Run's: ends on SIGINT
 	out      io.Writer
 	test     Test
 	base     time.Time
@@ -88,6 +89,9 @@ type runState struct {
 
 func (r *runState) now() int64 { return int64(time.Since(r.base)) + 1 }
 
+// interrupted reports whether the run was interrupted (SIGINT).
+func (r *runState) interrupted() bool { return r.ctx.Err() != nil }
+
 func (r *runState) stop() {
 	r.stopMu.Do(func() {
 		r.stopped.Store(true)
@@ -110,13 +114,15 @@ func (w *WorkerStats) load() (c [CntMax]uint64) {
 }
 
 // Run runs the test: the header, workers, reports and the final report.
-// Interrupting ctx (SIGINT) stops the run after the running events finish
-// and still prints the final report.
+// Interrupting ctx (SIGINT) stops the run: no event starts after it, the
+// events running are abandoned (the queries they wait for are cancelled,
+// as ctx is the scripts' SQL context too) and not counted, and the final
+// report is printed. An interrupted run is not a failed one.
 func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	if cfg.Threads < 1 {
 		cfg.Threads = 1
 	}
-	r := &runState{cfg: cfg, out: out, test: t, base: time.Now(), stopCh: make(chan struct{})}
+	r := &runState{cfg: cfg, out: out, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
 
 	if eo, ok := t.(EventsOverrider); ok {
 		if n, ok := eo.EventsOverride(); ok {
@@ -198,10 +204,12 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 			initWG.Done()
 			<-startCh
 			if !r.failed.Load() {
-				if err := r.work(wctx, w, st); err != nil {
+				// Errors after an interrupt are those of the events
+				// and queries it cancelled.
+				if err := r.work(wctx, w, st); err != nil && !r.interrupted() {
 					setRunErr(err)
 				}
-				if err := w.Done(wctx); err != nil {
+				if err := w.Done(wctx); err != nil && !r.interrupted() {
 					setRunErr(err)
 				}
 			}

@@ -527,8 +527,23 @@ func stmtClose(L *lua.LState) int {
 	if !s.closed {
 		s.closed = true
 		_ = s.st.Close()
+		s.c.forget(s)
 	}
 	return 0
+}
+
+// forget drops a closed statement from the connection's list, which would
+// otherwise grow by one for every event of a script that prepares and
+// closes a statement per event. The search starts with the newest.
+func (c *sqlConn) forget(s *sqlStmt) {
+	for i := len(c.stmts) - 1; i >= 0; i-- {
+		if c.stmts[i] == s {
+			copy(c.stmts[i:], c.stmts[i+1:])
+			c.stmts[len(c.stmts)-1] = nil
+			c.stmts = c.stmts[:len(c.stmts)-1]
+			return
+		}
+	}
 }
 
 func paramSet(L *lua.LState) int {

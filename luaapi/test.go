@@ -279,14 +279,37 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 		if !restart {
 			return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
 		}
-		if h, ok := getPath(L, "sysbench", "hooks", "before_restart_event").(*lua.LFunction); ok {
-			if err := L.CallByParam(lua.P{Fn: h, NRet: 0, Protect: true}, desc); err != nil {
-				return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
-			}
+		if err := w.beforeRestart(ctx, desc); err != nil {
+			return false, err
 		}
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
+	}
+}
+
+// beforeRestart calls sysbench.hooks.before_restart_event. An ignorable
+// error inside the hook itself (the connection lost again while the hook
+// re-prepares statements) calls the hook again with the new descriptor,
+// until it succeeds or the run ends.
+func (w *worker) beforeRestart(ctx context.Context, desc *lua.LTable) error {
+	h, ok := getPath(w.L, "sysbench", "hooks", "before_restart_event").(*lua.LFunction)
+	if !ok {
+		return nil
+	}
+	for {
+		err := w.L.CallByParam(lua.P{Fn: h, NRet: 0, Protect: true}, desc)
+		if err == nil {
+			return nil
+		}
+		next, restart := isRestart(err)
+		if !restart {
+			return &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		desc = next
 	}
 }
 

@@ -373,6 +373,16 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("mysql_stmt_prepare(): %w", ctx.Err())
 	}
+	if lostConn(err) {
+		if code := queryError(err, "", "").Code; reconnectable(code) && c.d.ignorable(code) {
+			// A lost connection found by a prepare rather than a query
+			// (a script preparing in event(), or oltp_common's
+			// before_restart_event hook after an earlier reconnect):
+			// reconnect and restart the event all the same, where the
+			// reference gives up. Errors from the server stay fatal.
+			return nil, c.fail(ctx, err, query, "mysql_stmt_prepare()")
+		}
+	}
 	e := queryError(err, query, "mysql_stmt_prepare()")
 	e.Kind = drivers.Fatal
 	c.d.logf("FATAL: mysql_stmt_prepare() failed\n")

@@ -49,7 +49,18 @@ type conn struct {
 
 var _ drivers.Conn = (*conn)(nil)
 
+// open connects, printing the reference's FATAL line when it cannot.
 func (c *conn) open(ctx context.Context) error {
+	err := c.dial(ctx)
+	var e *drivers.Error
+	if errors.As(err, &e) && e.Op == "PQsetdbLogin()" {
+		c.d.log.printf("FATAL: Connection to database failed: %s\n", e.Msg)
+	}
+	return err
+}
+
+// dial connects and prints nothing.
+func (c *conn) dial(ctx context.Context) error {
 	cfg, err := c.d.config(c.n)
 	if err != nil {
 		return err
@@ -58,7 +69,6 @@ func (c *conn) open(ctx context.Context) error {
 	if err != nil {
 		host, port := c.d.endpoint(c.n)
 		msg := connectErrorMessage(err, host, port, c.d.sockets)
-		c.d.log.printf("FATAL: Connection to database failed: %s\n", msg)
 		e := &drivers.Error{Kind: drivers.Fatal, State: "08001", Msg: msg, Op: "PQsetdbLogin()"}
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) {
@@ -78,6 +88,30 @@ func (c *conn) open(ctx context.Context) error {
 func (c *conn) Reconnect(ctx context.Context) error {
 	c.closePg()
 	return c.open(ctx)
+}
+
+// reconnectLoop reopens a lost connection, trying again until it succeeds
+// or ctx ends, as the MySQL driver (and sysbench's) does: a server that
+// restarts refuses connections, or answers "the database system is
+// starting up", for a while.
+func (c *conn) reconnectLoop(ctx context.Context) error {
+	c.closePg()
+	for {
+		err := c.dial(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		}
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
 }
 
 func (c *conn) closePg() {
@@ -266,7 +300,7 @@ func (c *conn) fail(ctx context.Context, err error, op, query string) error {
 
 	if c.pg == nil || c.pg.IsClosed() {
 		if c.d.ignorable(e.State) || c.d.ignore[lostConnState] {
-			if rerr := c.Reconnect(ctx); rerr != nil {
+			if rerr := c.reconnectLoop(ctx); rerr != nil {
 				return rerr
 			}
 			e.Kind = drivers.Reconnect

@@ -55,6 +55,10 @@ type driver struct {
 	dsn    string
 	psMode drivers.PSMode
 	log    *lineWriter
+	// openMu serialises opening connections: setting the journal mode
+	// takes a lock that SQLite's busy handler does not wait for, so two
+	// workers connecting at once could fail with "database is locked".
+	openMu sync.Mutex
 }
 
 // Open validates the sqlite-* options.
@@ -133,6 +137,8 @@ type conn struct {
 var _ drivers.Conn = (*conn)(nil)
 
 func (c *conn) open(ctx context.Context) error {
+	c.d.openMu.Lock()
+	defer c.d.openMu.Unlock()
 	db, err := sql.Open("sqlite", c.d.dsn)
 	if err == nil {
 		db.SetMaxOpenConns(1)
