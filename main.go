@@ -461,7 +461,7 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatHelp(randOptions))
 	fmt.Fprintf(w, "Log options:\n%s\n", options.FormatHelp(logOptions))
 	fmt.Fprintf(w, "%s\n", options.FormatHelp(statOptions))
-	fmt.Fprintf(w, "General database options:\n\n%s\n", options.FormatHelp(dbOptions))
+	fmt.Fprintf(w, "General database options:\n\n%s\n\n", options.FormatHelp(dbOptions))
 	fmt.Fprintf(w, "Compiled-in database drivers:\n")
 	for _, d := range drv {
 		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)

@@ -306,3 +306,34 @@ func TestReportHooks(t *testing.T) {
 		t.Errorf("unexpected JSON reports %+v", reports)
 	}
 }
+
+// TestHelpCoversReference: every line of sysbench 1.0.20's --help is in
+// ours (alignment aside), except the few we extended on purpose.
+func TestHelpCoversReference(t *testing.T) {
+	ref := reference(t, "help.txt")
+	out, code := runCLI(t, "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	norm := func(s string) string { return spaceRE.ReplaceAllString(strings.TrimRight(s, " "), " ") }
+	ours := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		ours[norm(l)] = true
+	}
+	extended := []string{"--rand-type=", "--percentile=", "--pgsql-host=", "--pgsql-port="}
+	if strings.Count(out, "\n\n\nCompiled-in database drivers:") != 1 {
+		t.Errorf("the two blank lines before the driver list are gone")
+	}
+next:
+	for _, l := range strings.Split(ref, "\n") {
+		for _, e := range extended {
+			if strings.Contains(l, e) {
+				continue next
+			}
+		}
+		if strings.HasPrefix(l, "[exit") || ours[norm(l)] {
+			continue
+		}
+		t.Errorf("reference help line missing: %q", l)
+	}
+}
