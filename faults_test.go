@@ -15,7 +15,6 @@ package main
 // on the server, rows written) with deadlines.
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -29,64 +28,51 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"sysbench-go/internal/testenv"
 )
-
-// serverEnv looks up the connection settings of a test server by the
-// names of the SBTEST_* variables without the prefix ("MYSQL_HOST").
-type serverEnv func(key string) string
-
-func osServerEnv(key string) string { return os.Getenv("SBTEST_" + key) }
 
 // faultDB is a database of the test's own on a test server, with a side
 // connection to the server's main database for looking at and killing the
 // sessions that use it.
 type faultDB struct {
-	kind string   // "mysql" or "pgsql"
-	name string   // the database
-	args []string // command-line options that point a run at it
+	srv  testenv.Server // the server
+	name string         // the database
+	args []string       // command-line options that point a run at it
 
-	my   *sql.DB        // side connection (MariaDB)
-	pg   *pgconn.PgConn // side connection (PostgreSQL)
-	pgCS string         // its connection string, without dbname
+	my *sql.DB        // side connection (MariaDB)
+	pg *pgconn.PgConn // side connection (PostgreSQL)
 }
 
 // newFaultDB creates a database of the test's own on the shared test
-// server, skipping the test when there is none (see serverArgs).
+// server, skipping the test when there is none.
 func newFaultDB(t *testing.T, kind string) *faultDB {
 	t.Helper()
-	serverArgs(t, kind)
-	return newFaultDBOn(t, kind, osServerEnv)
+	return newFaultDBOn(t, testenv.RequireServer(t, kind))
 }
 
 // newFaultDBOn creates a database named sbtest_fault_<random> (the test
-// servers grant sbtest all rights on sbtest_%) on the server env
-// describes, and drops it when the test ends.
-func newFaultDBOn(t *testing.T, kind string, env serverEnv) *faultDB {
+// servers grant sbtest all rights on sbtest_%) on the server srv, and
+// drops it when the test ends.
+func newFaultDBOn(t *testing.T, srv testenv.Server) *faultDB {
 	t.Helper()
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	f := &faultDB{kind: kind, name: "sbtest_fault_" + hex.EncodeToString(b[:])}
-	get := func(k string) string { return env(strings.ToUpper(kind) + "_" + k) }
-	p := "--" + kind + "-"
-	f.args = []string{p + "host=" + get("HOST"), p + "port=" + get("PORT"),
-		p + "user=" + get("USER"), p + "password=" + get("PASSWORD"), p + "db=" + f.name}
-	if kind == "pgsql" {
-		f.args = append(f.args, "--db-driver=pgsql")
-	}
+	f := &faultDB{srv: srv, name: "sbtest_fault_" + hex.EncodeToString(b[:])}
+	own := srv
+	own.DB = f.name
+	f.args = own.Args()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	switch kind {
+	switch srv.Kind {
 	case "mysql":
-		mc := gomysql.NewConfig()
-		mc.User, mc.Passwd, mc.DBName = get("USER"), get("PASSWORD"), get("DB")
-		mc.Net, mc.Addr = "tcp", net.JoinHostPort(get("HOST"), get("PORT"))
+		mc := srv.MySQLConfig(srv.DB)
 		// Quiet about the connections a server restart breaks.
 		mc.Logger = &gomysql.NopLogger{}
 		conn, err := gomysql.NewConnector(mc)
@@ -101,9 +87,7 @@ func newFaultDBOn(t *testing.T, kind string, env serverEnv) *faultDB {
 			db.Close()
 		})
 	case "pgsql":
-		f.pgCS = fmt.Sprintf("host=%s port=%s user=%s password=%s sslmode=disable",
-			get("HOST"), get("PORT"), get("USER"), get("PASSWORD"))
-		pg, err := pgconn.Connect(ctx, f.pgCS+" dbname="+get("DB"))
+		pg, err := pgconn.Connect(ctx, srv.PgURL(srv.DB))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,24 +108,29 @@ func newFaultDBOn(t *testing.T, kind string, env serverEnv) *faultDB {
 // query runs q on the side connection and returns its first column.
 func (f *faultDB) query(ctx context.Context, q string) ([]string, error) {
 	if f.my != nil {
-		rows, err := f.my.QueryContext(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s sql.NullString
-			if err := rows.Scan(&s); err != nil {
-				return nil, err
-			}
-			out = append(out, s.String)
-		}
-		return out, rows.Err()
+		return sqlColumn(f.my.QueryContext(ctx, q))
 	}
 	return pgColumn(f.pg.Exec(ctx, q).ReadAll())
 }
 
+// sqlColumn returns the first column of rows (NULL as "").
+func sqlColumn(rows *sql.Rows, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s sql.NullString
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s.String)
+	}
+	return out, rows.Err()
+}
+
+// pgColumn returns the first column of res.
 func pgColumn(res []*pgconn.Result, err error) ([]string, error) {
 	if err != nil {
 		return nil, err
@@ -164,22 +153,9 @@ func (f *faultDB) inDB(ctx context.Context, q string) ([]string, error) {
 		}
 		defer conn.Close()
 		// Not USE: the side connection must stay outside the database.
-		rows, err := conn.QueryContext(ctx, strings.ReplaceAll(q, "sbgo_", f.name+".sbgo_"))
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s sql.NullString
-			if err := rows.Scan(&s); err != nil {
-				return nil, err
-			}
-			out = append(out, s.String)
-		}
-		return out, rows.Err()
+		return sqlColumn(conn.QueryContext(ctx, strings.ReplaceAll(q, "sbgo_", f.name+".sbgo_")))
 	}
-	pg, err := pgconn.Connect(ctx, f.pgCS+" dbname="+f.name)
+	pg, err := pgconn.Connect(ctx, f.srv.PgURL(f.name))
 	if err != nil {
 		return nil, err
 	}
@@ -232,27 +208,9 @@ func (f *faultDB) stopRun(t *testing.T) {
 	}
 }
 
-// syncBuffer collects a run's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // asyncRun is the command line running in the background.
 type asyncRun struct {
-	out  syncBuffer
+	out  testenv.Buffer // the run's output, read while it runs
 	done chan struct{}
 	code int
 }
@@ -616,14 +574,11 @@ func serverBinaries() (pgBin string, ok bool) {
 // the reconnects are counted, and the run goes on after the restart.
 func TestFaultServerRestart(t *testing.T) {
 	// Skip (or fail under CI=true) as the other integration tests do.
-	serverArgs(t, "mysql")
-	serverArgs(t, "pgsql")
+	testenv.RequireServer(t, "mysql")
+	testenv.RequireServer(t, "pgsql")
 	pgBin, ok := serverBinaries()
 	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MariaDB or PostgreSQL server binaries are missing")
-		}
-		t.Skip("MariaDB or PostgreSQL server binaries are missing: no private servers to restart")
+		testenv.Unavailable(t, "MariaDB or PostgreSQL server binaries are missing: no private servers to restart")
 	}
 	t.Parallel()
 
@@ -696,7 +651,8 @@ func TestFaultServerRestart(t *testing.T) {
 	const threads = 2
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
-			f := newFaultDBOn(t, db, privateEnv)
+			srv, _ := testenv.Lookup(db, privateEnv)
+			f := newFaultDBOn(t, srv)
 			script := append([]string{"testdata/scripts/fault_reconnect.lua",
 				"--threads=" + strconv.Itoa(threads)}, f.args...)
 			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
@@ -732,8 +688,8 @@ func TestFaultSQLError(t *testing.T) {
 		"sqlite": `near "SELEC": syntax error`,
 	}
 	for _, db := range []string{"mysql", "pgsql"} {
-		if osServerEnv(strings.ToUpper(db)+"_HOST") != "" || os.Getenv("CI") == "true" {
-			dbs[db] = serverArgs(t, db)
+		if s, ok := testenv.OptionalServer(t, db); ok {
+			dbs[db] = s.Args()
 		}
 	}
 	for db, conn := range dbs {

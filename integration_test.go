@@ -1,36 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// serverArgs returns the connection options for the test servers started
-// by scripts/test.sh, or skips (fails under CI=true) when they are absent.
-func serverArgs(t *testing.T, db string) []string {
-	t.Helper()
-	prefix := "SBTEST_MYSQL_"
-	if db == "pgsql" {
-		prefix = "SBTEST_PGSQL_"
-	}
-	host := os.Getenv(prefix + "HOST")
-	if host == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%sHOST is not set: the test servers are missing (run make test)", prefix)
-		}
-		t.Skipf("%sHOST not set: no %s server (make test starts one)", prefix, db)
-	}
-	p := "--" + db + "-"
-	args := []string{p + "host=" + host, p + "port=" + os.Getenv(prefix+"PORT"),
-		p + "user=" + os.Getenv(prefix+"USER"), p + "password=" + os.Getenv(prefix+"PASSWORD"),
-		p + "db=" + os.Getenv(prefix+"DB")}
-	if db == "pgsql" {
-		args = append(args, "--db-driver=pgsql")
-	}
-	return args
-}
+	"sysbench-go/internal/testenv"
+)
 
 // TestReferenceBundledScripts runs the scripts shipped with sysbench
 // 1.0.20 (/usr/share/sysbench) unchanged: prepare, run, cleanup on both
@@ -38,13 +14,10 @@ func serverArgs(t *testing.T, db string) []string {
 func TestReferenceBundledScripts(t *testing.T) {
 	scripts, _ := filepath.Glob("/usr/share/sysbench/*.lua")
 	if len(scripts) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("sysbench's scripts are missing: .ci/run installs the sysbench package")
-		}
-		t.Skip("sysbench is not installed (apt-get install sysbench): no reference scripts to run")
+		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to run")
 	}
 	for _, db := range []string{"mysql", "pgsql"} {
-		conn := serverArgs(t, db)
+		conn := testenv.RequireServer(t, db).Args()
 		for _, script := range scripts {
 			name := filepath.Base(script)
 			if name == "oltp_common.lua" {
@@ -75,7 +48,7 @@ func TestReferenceBundledScripts(t *testing.T) {
 // missing tables — each a clear FATAL and exit 1, never a Go panic.
 func TestBadConnections(t *testing.T) {
 	for _, db := range []string{"mysql", "pgsql"} {
-		conn := serverArgs(t, db)
+		conn := testenv.RequireServer(t, db).Args()
 		p := "--" + db + "-"
 		with := func(override string) []string {
 			out := []string{}
@@ -122,8 +95,8 @@ func TestBadConnections(t *testing.T) {
 func TestSQLAPI(t *testing.T) {
 	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "api.db")}}
 	for _, db := range []string{"mysql", "pgsql"} {
-		if os.Getenv(map[string]string{"mysql": "SBTEST_MYSQL_HOST", "pgsql": "SBTEST_PGSQL_HOST"}[db]) != "" || os.Getenv("CI") == "true" {
-			dbs[db] = serverArgs(t, db)
+		if s, ok := testenv.OptionalServer(t, db); ok {
+			dbs[db] = s.Args()
 		}
 	}
 	for db, conn := range dbs {

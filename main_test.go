@@ -46,8 +46,22 @@ func shape(s, script string) string {
 		}
 		l = numRE.ReplaceAllString(l, "N")
 		l = spaceRE.ReplaceAllString(l, " ")
-		if len(out) > 0 && out[len(out)-1] == l && (strings.HasPrefix(l, "[ Ns ]") || l == "HISTOGRAM-LINE") {
+		if l == "HISTOGRAM-LINE" && len(out) > 0 && out[len(out)-1] == l {
 			continue
+		}
+		// How many intermediate reports fit in a run depends on timing:
+		// within a run of "[ Ns ]" lines keep each distinct line once.
+		if strings.HasPrefix(l, "[ Ns ]") && !strings.Contains(l, "Checkpoint") {
+			dup := false
+			for j := len(out) - 1; j >= 0 && strings.HasPrefix(out[j], "[ Ns ]") && !strings.Contains(out[j], "Checkpoint"); j-- {
+				if out[j] == l {
+					dup = true
+					break
+				}
+			}
+			if dup {
+				continue
+			}
 		}
 		out = append(out, l)
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	_ "modernc.org/sqlite"
+
+	"sysbench-go/internal/testenv"
 )
 
 // The bundled workloads end to end: prepare, run and cleanup of every
@@ -33,9 +34,7 @@ type workloadDB struct {
 	args   []string // the CLI's driver options
 	db     *sql.DB  // the same database, for checks (MySQL, SQLite)
 	pg     *pgx.Conn
-
-	// for pgbench (pgsql only)
-	host, port, user, password, name string
+	srv    testenv.Server // the server and our database on it (MySQL, PostgreSQL)
 }
 
 func TestBundledWorkloads(t *testing.T) {
@@ -64,94 +63,49 @@ func TestBundledWorkloads(t *testing.T) {
 	wg.Wait()
 }
 
-// requireEnv returns an environment variable a server test needs; without
-// it the test is skipped, or fails under CI=true.
-func requireEnv(t *testing.T, name, what string) string {
-	t.Helper()
-	v := os.Getenv(name)
-	if v == "" {
-		msg := fmt.Sprintf("%s is not set: no %s server for the workload tests "+
-			"(start the dev servers and export SBTEST_* to run them)", name, what)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return v
-}
-
-func envDefault(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
 func openWorkloadDB(t *testing.T, driver string) *workloadDB {
 	t.Helper()
 	w := &workloadDB{driver: driver}
 	switch driver {
 	case "mysql":
-		w.host = requireEnv(t, "SBTEST_MYSQL_HOST", "MySQL/MariaDB")
-		w.port = envDefault("SBTEST_MYSQL_PORT", "3306")
-		w.user = envDefault("SBTEST_MYSQL_USER", "sbtest")
-		w.password = os.Getenv("SBTEST_MYSQL_PASSWORD")
-		w.name = envDefault("SBTEST_MYSQL_DB", "sbtest")
-		dsn := func(db string) string {
-			return fmt.Sprintf("%s:%s@tcp(%s:%s)/%s", w.user, w.password, w.host, w.port, db)
-		}
+		s := testenv.RequireServer(t, "mysql")
 		// A database of our own, so that other packages' tests running at
 		// the same time keep their sbtest tables; the base one otherwise.
-		if admin, err := sql.Open("mysql", dsn(w.name)); err == nil {
-			if _, err := admin.Exec("CREATE DATABASE IF NOT EXISTS " + w.name + "_workloads"); err == nil {
-				w.name += "_workloads"
+		if admin, err := sql.Open("mysql", s.MySQLConfig(s.DB).FormatDSN()); err == nil {
+			if _, err := admin.Exec("CREATE DATABASE IF NOT EXISTS " + s.DB + "_workloads"); err == nil {
+				s.DB += "_workloads"
 			}
 			admin.Close()
 		}
-		w.open(t, "mysql", dsn(w.name))
-		w.args = []string{"--db-driver=mysql", "--mysql-host=" + w.host, "--mysql-port=" + w.port,
-			"--mysql-user=" + w.user, "--mysql-password=" + w.password, "--mysql-db=" + w.name}
+		w.db = testenv.OpenDB(t, "mysql", s.MySQLConfig(s.DB).FormatDSN())
+		w.srv, w.args = s, s.Args()
 	case "pgsql":
-		w.host = requireEnv(t, "SBTEST_PGSQL_HOST", "PostgreSQL")
-		w.port = envDefault("SBTEST_PGSQL_PORT", "5432")
-		w.user = envDefault("SBTEST_PGSQL_USER", "sbtest")
-		w.password = os.Getenv("SBTEST_PGSQL_PASSWORD")
-		w.name = envDefault("SBTEST_PGSQL_DB", "sbtest")
-		dsn := func(db string) string {
-			u := url.URL{Scheme: "postgres", User: url.UserPassword(w.user, w.password),
-				Host: w.host + ":" + w.port, Path: "/" + db, RawQuery: "sslmode=disable"}
-			return u.String()
-		}
+		s := testenv.RequireServer(t, "pgsql")
 		// pgx natively: its database/sql adapter needs a module go.sum
 		// does not list (pgxpool's puddle).
 		ctx := context.Background()
-		admin, err := pgx.Connect(ctx, dsn(w.name))
+		admin, err := pgx.Connect(ctx, s.PgURL(s.DB))
 		if err != nil {
-			msg := fmt.Sprintf("pgsql server not reachable: %v", err)
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			testenv.Unavailable(t, fmt.Sprintf("pgsql server not reachable: %v", err))
 		}
 		// A database of our own, as for MySQL.
 		var n int
-		test := w.name + "_workloads"
+		test := s.DB + "_workloads"
 		if admin.QueryRow(ctx, "SELECT COUNT(*) FROM pg_database WHERE datname = $1", test).Scan(&n) == nil {
 			if n > 0 {
-				w.name = test
+				s.DB = test
 			} else if _, err := admin.Exec(ctx, "CREATE DATABASE "+test); err == nil {
-				w.name = test
+				s.DB = test
 			}
 		}
 		admin.Close(ctx)
-		pg, err := pgx.Connect(ctx, dsn(w.name))
+		pg, err := pgx.Connect(ctx, s.PgURL(s.DB))
 		if err != nil {
-			t.Fatalf("connect to %s: %v", w.name, err)
+			t.Fatalf("connect to %s: %v", s.DB, err)
 		}
 		t.Cleanup(func() { pg.Close(context.Background()) })
 		w.pg = pg
-		w.args = []string{"--db-driver=pgsql", "--pgsql-host=" + w.host, "--pgsql-port=" + w.port,
-			"--pgsql-user=" + w.user, "--pgsql-password=" + w.password, "--pgsql-db=" + w.name}
+		w.srv, w.args = s, s.Args()
 	case "sqlite":
 		compiled := false
 		for _, f := range compiledDrivers() {
@@ -161,28 +115,10 @@ func openWorkloadDB(t *testing.T, driver string) *workloadDB {
 			t.Skip("the sqlite driver is not compiled in")
 		}
 		path := filepath.Join(t.TempDir(), "workloads.db")
-		w.open(t, "sqlite", path)
+		w.db = testenv.OpenDB(t, "sqlite", path)
 		w.args = []string{"--db-driver=sqlite", "--sqlite-db=" + path}
 	}
 	return w
-}
-
-func (w *workloadDB) open(t *testing.T, driver, dsn string) {
-	t.Helper()
-	db, err := sql.Open(driver, dsn)
-	if err != nil {
-		t.Fatalf("open %s: %v", w.driver, err)
-	}
-	if err := db.Ping(); err != nil {
-		db.Close()
-		msg := fmt.Sprintf("%s server not reachable: %v", w.driver, err)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	t.Cleanup(func() { db.Close() })
-	w.db = db
 }
 
 var transactionsRE = regexp.MustCompile(`transactions:\s+(\d+)`)
@@ -429,14 +365,11 @@ func (w *workloadDB) testPgbenchInit(t *testing.T) {
 	if err != nil {
 		pgbench = "/usr/lib/postgresql/15/bin/pgbench"
 		if _, err := os.Stat(pgbench); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("pgbench not found")
-			}
-			t.Skip("pgbench not found in PATH or /usr/lib/postgresql/15/bin")
+			testenv.Unavailable(t, "pgbench not found in PATH or /usr/lib/postgresql/15/bin")
 		}
 	}
-	cmd := exec.Command(pgbench, "-i", "-s", "1", "-q", "-h", w.host, "-p", w.port, "-U", w.user, w.name)
-	cmd.Env = append(os.Environ(), "PGPASSWORD="+w.password)
+	cmd := exec.Command(pgbench, "-i", "-s", "1", "-q", "-h", w.srv.Host, "-p", w.srv.Port, "-U", w.srv.User, w.srv.DB)
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+w.srv.Password)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("pgbench -i -s 1: %v\n%s", err, out)
 	}

@@ -13,6 +13,8 @@
 --
 -- Drivers: mysql (MySQL, MariaDB), pgsql and sqlite.
 
+local loader = require("sb_loader")
+
 if sysbench.cmdline.command == nil then
    error("a command is needed; this test understands prepare, run, check, " ..
             "prewarm, cleanup and help")
@@ -167,12 +169,6 @@ end
 -- Schema
 -- ---------------------------------------------------------------------------
 
-local function check_driver(name)
-   if name ~= "mysql" and name ~= "pgsql" and name ~= "sqlite" then
-      error("the shop workloads do not support the '" .. name .. "' driver")
-   end
-end
-
 -- Drop order: children first.
 local SHOP_TABLES = {"order_items", "orders", "products", "users"}
 
@@ -240,126 +236,33 @@ local SECONDARY_INDEXES = {
 }
 
 -- ---------------------------------------------------------------------------
--- Parallel prepare
+-- Parallel prepare (sb_loader.lua; the state table is shop_meta)
 -- ---------------------------------------------------------------------------
 
-local function table_exists(con, name, tbl)
-   local q
-   if name == "mysql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = DATABASE() AND table_name = '" .. tbl .. "'"
-   elseif name == "pgsql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = current_schema() AND table_name = '" .. tbl .. "'"
-   else
-      q = "SELECT COUNT(*) FROM sqlite_master " ..
-         "WHERE type = 'table' AND name = '" .. tbl .. "'"
-   end
-   return tonumber(con:query_row(q)) > 0
-end
-
-local function pause(con, name)
-   if name == "mysql" then
-      con:query("SELECT SLEEP(0.05)")
-   elseif name == "pgsql" then
-      con:query("SELECT pg_sleep(0.05)")
-   end
-   -- sqlite: the catalog query itself is the (short) wait
-end
-
--- Threads other than 0 wait until thread 0 has created the tables and the
--- shop_meta row.
-local function wait_for_schema(con, name)
-   local deadline = os.time() + 60
-   while not (table_exists(con, name, "shop_meta") and
-              tonumber(con:query_row("SELECT COUNT(*) FROM shop_meta")) > 0) do
-      if os.time() > deadline then
-         error("timed out waiting for thread 0 to create the shop tables")
-      end
-      pause(con, name)
-   end
-end
-
--- Each thread bumps shop_meta.threads_done once its slice is loaded; the
--- one that brings it to --threads finishes the job (indexes, sequences,
--- statistics). The row lock makes the counts distinct.
-local function count_thread_done(con, name)
-   con:query(name == "sqlite" and "BEGIN IMMEDIATE" or "BEGIN")
-   con:query("UPDATE shop_meta SET threads_done = threads_done + 1 WHERE id = 1")
-   local n = tonumber(con:query_row(
-                         "SELECT threads_done FROM shop_meta WHERE id = 1"))
-   con:query("COMMIT")
-   return n
-end
-
--- Progress for one thread's slice of a table: a line at least every 5 s.
-local function new_progress(tid, tbl, total)
-   local now = os.time()
-   return {tid = tid, tbl = tbl, total = total, done = 0, tick = 0,
-           start = now, last = now}
-end
-
-local function progress(p, n)
-   p.done = p.done + n
-   p.tick = p.tick + n
-   if p.tick < 2000 then
-      return
-   end
-   p.tick = 0
-   local now = os.time()
-   if now - p.last >= 5 then
-      p.last = now
-      print(string.format("Thread %d: %d of %d rows loaded into '%s' " ..
-                             "(%d rows/s)", p.tid, p.done, p.total, p.tbl,
-                          math.floor(p.done / math.max(1, now - p.start))))
-   end
-end
-
--- [first, last] of an n-row range split over nthreads.
-local function slice(n, tid, nthreads)
-   return math.floor(tid * n / nthreads) + 1,
-      math.floor((tid + 1) * n / nthreads)
-end
-
-local function announce(tid, rows, tbl)
-   if tid == 0 then
-      print(string.format("Inserting %d rows into '%s'", rows, tbl))
-   end
-end
-
 local function load_users(con, tid, first, last, n)
-   announce(tid, n.users, "users")
-   if last < first then return end
-   local p = new_progress(tid, "users", last - first + 1)
+   loader.announce(tid, n.users, "users")
    local rand_string = sysbench.rand.string
-   con:bulk_insert_init("INSERT INTO users (id, name, email, created) VALUES")
-   for id = first, last do
-      con:bulk_insert_next("(" .. id .. ",'" ..
-                              rand_string("@@@@@@@ @@@@@@@@@") .. "','u" ..
-                              id .. "@" .. rand_string("@@@@@@") ..
-                              ".example.com','" ..
-                              timestamp(id, n.users) .. "')")
-      progress(p, 1)
-   end
-   con:bulk_insert_done()
+   loader.load_slice(con, tid, "users",
+                     "INSERT INTO users (id, name, email, created) VALUES",
+                     first, last, function(id)
+      return "(" .. id .. ",'" .. rand_string("@@@@@@@ @@@@@@@@@") .. "','u" ..
+         id .. "@" .. rand_string("@@@@@@") .. ".example.com','" ..
+         timestamp(id, n.users) .. "')"
+   end)
 end
 
 local function load_products(con, tid, first, last, n)
-   announce(tid, n.products, "products")
-   if last < first then return end
-   local p = new_progress(tid, "products", last - first + 1)
+   loader.announce(tid, n.products, "products")
    local rand_string = sysbench.rand.string
    local rand_uniform = sysbench.rand.uniform
-   con:bulk_insert_init("INSERT INTO products (id, category_id, name, " ..
-                           "price, stock) VALUES")
-   for id = first, last do
-      con:bulk_insert_next("(" .. id .. "," .. skewed(n.categories) ..
-                              ",'" .. rand_string("@@@@@@@@ @@@@@@@@@@ ###") ..
-                              "'," .. shop_money(shop_price_cents(id)) .. "," ..
-                              rand_uniform(0, 500) .. ")")
-      progress(p, 1)
-   end
-   con:bulk_insert_done()
+   loader.load_slice(con, tid, "products",
+                     "INSERT INTO products (id, category_id, name, price, " ..
+                        "stock) VALUES",
+                     first, last, function(id)
+      return "(" .. id .. "," .. skewed(n.categories) .. ",'" ..
+         rand_string("@@@@@@@@ @@@@@@@@@@ ###") .. "'," ..
+         shop_money(shop_price_cents(id)) .. "," .. rand_uniform(0, 500) .. ")"
+   end)
 end
 
 -- Orders and their items, generated together so that each order's total is
@@ -367,14 +270,14 @@ end
 -- the per-order item count (1-8, mean order_items/orders = 4) is steered so
 -- the slice ends exactly on its last item id.
 local function load_orders(con, icon, tid, first, last, n)
-   announce(tid, n.orders, "orders")
-   announce(tid, n.order_items, "order_items")
+   loader.announce(tid, n.orders, "orders")
+   loader.announce(tid, n.order_items, "order_items")
    if last < first then return end
    local rand_uniform = sysbench.rand.uniform
    local ratio = n.order_items / n.orders
    local item_id = math.floor((first - 1) * n.order_items / n.orders) + 1
    local item_last = math.floor(last * n.order_items / n.orders)
-   local p = new_progress(tid, "orders' and 'order_items",
+   local p = loader.progress(tid, "orders' and 'order_items",
                           (last - first + 1) + (item_last - item_id + 1))
    local surplus = 0
    local picked = {}
@@ -415,7 +318,7 @@ local function load_orders(con, icon, tid, first, last, n)
                               ",'" .. load_status(oid, n.orders) .. "'," ..
                               shop_money(total) .. ",'" ..
                               timestamp(oid, n.orders) .. "')")
-      progress(p, k + 1)
+      p:add(k + 1)
    end
    con:bulk_insert_done()
    icon:bulk_insert_done()
@@ -456,7 +359,7 @@ end
 function shop_cmd_prepare()
    local drv = sysbench.sql.driver()
    local name = drv:name()
-   check_driver(name)
+   loader.check_driver(name, "shop")
    local nthreads = sysbench.opt.threads
    local tid = sysbench.tid % nthreads
    local n = shop_sizes(sysbench.opt.scale, sysbench.opt.categories)
@@ -474,19 +377,19 @@ function shop_cmd_prepare()
                               n.users, n.products, n.orders, n.order_items,
                               n.categories))
    else
-      wait_for_schema(con, name)
+      loader.wait_for_schema(con, name, "shop_meta", "shop")
    end
 
-   local first, last = slice(n.users, tid, nthreads)
+   local first, last = loader.slice(n.users, tid, nthreads)
    load_users(con, tid, first, last, n)
-   first, last = slice(n.products, tid, nthreads)
+   first, last = loader.slice(n.products, tid, nthreads)
    load_products(con, tid, first, last, n)
    local icon = drv:connect()
-   first, last = slice(n.orders, tid, nthreads)
+   first, last = loader.slice(n.orders, tid, nthreads)
    load_orders(con, icon, tid, first, last, n)
    icon:disconnect()
 
-   if count_thread_done(con, name) == nthreads then
+   if loader.count_thread_done(con, name, "shop_meta") == nthreads then
       finish_prepare(con, name)
    end
    con:disconnect()
@@ -726,7 +629,7 @@ end
 -- Sizes recorded by prepare (the loaded id ranges); --scale otherwise.
 local function load_sizes()
    local n
-   if table_exists(con, drv:name(), "shop_meta") then
+   if loader.table_exists(con, drv:name(), "shop_meta") then
       local u, p, o, i, c = con:query_row(
          "SELECT users, products, orders, order_items, categories " ..
             "FROM shop_meta WHERE id = 1")
@@ -744,7 +647,7 @@ end
 
 function thread_init()
    drv = sysbench.sql.driver()
-   check_driver(drv:name())
+   loader.check_driver(drv:name(), "shop")
    con = drv:connect()
    is_sqlite = drv:name() == "sqlite"
    load_sizes()

@@ -10,6 +10,8 @@
 --
 -- Drivers: mysql (MySQL, MariaDB), pgsql and sqlite.
 
+local loader = require("sb_loader")
+
 if sysbench.cmdline.command == nil then
    error("a command is needed; this test understands prepare, run, check, " ..
             "cleanup and help")
@@ -44,12 +46,6 @@ function tpcb_sizes(scale)
            accounts = rows(ACCOUNTS_PER_BRANCH)}
 end
 
-local function check_driver(name)
-   if name ~= "mysql" and name ~= "pgsql" and name ~= "sqlite" then
-      error("the tpcb workloads do not support the '" .. name .. "' driver")
-   end
-end
-
 local TPCB_TABLES = {"pgbench_accounts", "pgbench_branches",
                      "pgbench_history", "pgbench_tellers"}
 
@@ -80,54 +76,9 @@ local function table_ddl(name)
    }
 end
 
-local function table_exists(con, name, tbl)
-   local q
-   if name == "mysql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = DATABASE() AND table_name = '" .. tbl .. "'"
-   elseif name == "pgsql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = current_schema() AND table_name = '" .. tbl .. "'"
-   else
-      q = "SELECT COUNT(*) FROM sqlite_master " ..
-         "WHERE type = 'table' AND name = '" .. tbl .. "'"
-   end
-   return tonumber(con:query_row(q)) > 0
-end
-
 -- ---------------------------------------------------------------------------
--- Parallel prepare
+-- Parallel prepare (sb_loader.lua)
 -- ---------------------------------------------------------------------------
-
-local function pause(con, name)
-   if name == "mysql" then
-      con:query("SELECT SLEEP(0.05)")
-   elseif name == "pgsql" then
-      con:query("SELECT pg_sleep(0.05)")
-   end
-end
-
-local function wait_for_schema(con, name)
-   local deadline = os.time() + 60
-   while not (table_exists(con, name, "tpcb_load_state") and
-              tonumber(con:query_row(
-                          "SELECT COUNT(*) FROM tpcb_load_state")) > 0) do
-      if os.time() > deadline then
-         error("timed out waiting for thread 0 to create the pgbench tables")
-      end
-      pause(con, name)
-   end
-end
-
-local function count_thread_done(con, name)
-   con:query(name == "sqlite" and "BEGIN IMMEDIATE" or "BEGIN")
-   con:query("UPDATE tpcb_load_state SET threads_done = threads_done + 1 " ..
-                "WHERE id = 1")
-   local n = tonumber(con:query_row(
-                         "SELECT threads_done FROM tpcb_load_state WHERE id = 1"))
-   con:query("COMMIT")
-   return n
-end
 
 local function bid_of(id, per_branch, branches)
    return math.min(branches, math.floor((id - 1) / per_branch) + 1)
@@ -139,7 +90,7 @@ end
 function tpcb_cmd_prepare()
    local drv = sysbench.sql.driver()
    local name = drv:name()
-   check_driver(name)
+   loader.check_driver(name, "tpcb")
    local nthreads = sysbench.opt.threads
    local tid = sysbench.tid % nthreads
    local scale = sysbench.opt.scale
@@ -159,59 +110,38 @@ function tpcb_cmd_prepare()
       end
       con:query("INSERT INTO tpcb_load_state VALUES (1, 0)")
 
-      print(string.format("Inserting %d rows into 'pgbench_branches'",
-                          n.branches))
-      con:bulk_insert_init("INSERT INTO pgbench_branches (bid, bbalance, " ..
-                              "filler) VALUES")
-      for bid = 1, n.branches do
-         con:bulk_insert_next("(" .. bid .. ",0,NULL)")
-      end
-      con:bulk_insert_done()
-
-      print(string.format("Inserting %d rows into 'pgbench_tellers'",
-                          n.tellers))
-      con:bulk_insert_init("INSERT INTO pgbench_tellers (tid, bid, " ..
-                              "tbalance, filler) VALUES")
-      for t = 1, n.tellers do
-         con:bulk_insert_next("(" .. t .. "," ..
-                                 bid_of(t, TELLERS_PER_BRANCH, n.branches) ..
-                                 ",0,NULL)")
-      end
-      con:bulk_insert_done()
-
-      print(string.format("Inserting %d rows into 'pgbench_accounts'",
-                          n.accounts))
+      loader.announce(tid, n.branches, "pgbench_branches")
+      loader.load_slice(con, tid, "pgbench_branches",
+                        "INSERT INTO pgbench_branches (bid, bbalance, " ..
+                           "filler) VALUES", 1, n.branches,
+                        function(bid)
+                           return "(" .. bid .. ",0,NULL)"
+                        end)
+      loader.announce(tid, n.tellers, "pgbench_tellers")
+      loader.load_slice(con, tid, "pgbench_tellers",
+                        "INSERT INTO pgbench_tellers (tid, bid, " ..
+                           "tbalance, filler) VALUES", 1, n.tellers,
+                        function(t)
+                           return "(" .. t .. "," ..
+                              bid_of(t, TELLERS_PER_BRANCH, n.branches) ..
+                              ",0,NULL)"
+                        end)
+      loader.announce(tid, n.accounts, "pgbench_accounts")
    else
-      wait_for_schema(con, name)
+      loader.wait_for_schema(con, name, "tpcb_load_state", "pgbench")
    end
 
-   local first = math.floor(tid * n.accounts / nthreads) + 1
-   local last = math.floor((tid + 1) * n.accounts / nthreads)
-   if first <= last then
-      local start = os.time()
-      local shown = start
-      con:bulk_insert_init("INSERT INTO pgbench_accounts (aid, bid, " ..
-                              "abalance, filler) VALUES")
-      for aid = first, last do
-         con:bulk_insert_next("(" .. aid .. "," ..
-                                 bid_of(aid, ACCOUNTS_PER_BRANCH, n.branches) ..
-                                 ",0,'')")
-         if aid % 5000 == 0 then
-            local now = os.time()
-            if now - shown >= 5 then
-               shown = now
-               print(string.format("Thread %d: %d of %d rows loaded into " ..
-                                      "'pgbench_accounts' (%d rows/s)",
-                                   tid, aid - first + 1, last - first + 1,
-                                   math.floor((aid - first + 1) /
-                                                 math.max(1, now - start))))
-            end
-         end
-      end
-      con:bulk_insert_done()
-   end
+   local first, last = loader.slice(n.accounts, tid, nthreads)
+   loader.load_slice(con, tid, "pgbench_accounts",
+                     "INSERT INTO pgbench_accounts (aid, bid, abalance, " ..
+                        "filler) VALUES", first, last,
+                     function(aid)
+                        return "(" .. aid .. "," ..
+                           bid_of(aid, ACCOUNTS_PER_BRANCH, n.branches) ..
+                           ",0,'')"
+                     end)
 
-   if count_thread_done(con, name) == nthreads then
+   if loader.count_thread_done(con, name, "tpcb_load_state") == nthreads then
       if name == "pgsql" then
          for _, t in ipairs({{"pgbench_branches", "bid"},
                              {"pgbench_tellers", "tid"},
@@ -296,7 +226,7 @@ local function load_sizes()
       n_accounts, n_tellers, n_branches = n.accounts, n.tellers, n.branches
       return
    end
-   if not table_exists(con, drv:name(), "pgbench_branches") then
+   if not loader.table_exists(con, drv:name(), "pgbench_branches") then
       error("no pgbench_branches table: run prepare (or pgbench -i) first, " ..
                "or pass --scale")
    end
@@ -355,7 +285,7 @@ end
 
 function thread_init()
    drv = sysbench.sql.driver()
-   check_driver(drv:name())
+   loader.check_driver(drv:name(), "tpcb")
    con = drv:connect()
    load_sizes()
    if sysbench.opt.pgbench_random then

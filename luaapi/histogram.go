@@ -70,7 +70,6 @@ func checkHistogram(L *lua.LState, n int) *scriptHistogram {
 
 // registerHistogram creates sysbench.histogram.
 func registerHistogram(L *lua.LState, sb *lua.LTable) {
-	mt := L.NewTypeMetatable(histogramType)
 	methods := L.NewTable()
 	methods.RawSetString("update", L.NewFunction(func(L *lua.LState) int {
 		checkHistogram(L, 1).update(float64(L.CheckNumber(2)))
@@ -80,11 +79,7 @@ func registerHistogram(L *lua.LState, sb *lua.LTable) {
 		checkHistogram(L, 1).print(L)
 		return 0
 	}))
-	mt.RawSetString("__index", methods)
-	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
-		L.Push(lua.LString("<sb_histogram>"))
-		return 1
-	}))
+	mt := newUDType(L, histogramType, methods)
 	t := L.NewTable()
 	t.RawSetString("new", L.NewFunction(func(L *lua.LState) int {
 		size := L.CheckInt(1)

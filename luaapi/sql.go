@@ -121,21 +121,14 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 	sql.RawSetString("error", errs)
 
 	// Metatables.
-	tostring := func(s string) *lua.LFunction {
-		return L.NewFunction(func(L *lua.LState) int { L.Push(lua.LString(s)); return 1 })
-	}
-	drvMT := L.NewTypeMetatable(driverType)
-	drvMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, driverType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"connect": driverConnect,
 		"name": func(L *lua.LState) int {
 			L.Push(lua.LString(checkUD[*sqlDriver](L, 1, driverType).name))
 			return 1
 		},
 	}))
-	drvMT.RawSetString("__tostring", tostring("<sql_driver>"))
-
-	connMT := L.NewTypeMetatable(connType)
-	connMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, connType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"query":            connQuery,
 		"query_row":        connQueryRow,
 		"prepare":          connPrepare,
@@ -147,30 +140,22 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		"more_results":     connMoreResults,
 		"next_result":      connNextResult,
 	}))
-	connMT.RawSetString("__tostring", tostring("<sql_connection>"))
-
-	stmtMT := L.NewTypeMetatable(stmtType)
-	stmtMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, stmtType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"bind_create": stmtBindCreate,
 		"bind_param":  stmtBindParam,
 		"execute":     stmtExecute,
 		"close":       stmtClose,
 	}))
-	stmtMT.RawSetString("__tostring", tostring("<sql_statement>"))
-
-	paramMT := L.NewTypeMetatable(paramType)
-	paramMT.RawSetString("__index", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, paramType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"set":          paramSet,
 		"set_rand_str": paramSetRandStr,
 	}))
-	paramMT.RawSetString("__tostring", tostring("<sql_param>"))
-
 	resMethods := L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"fetch_row": resultFetchRow,
 		"free":      resultFree,
 	})
-	resMT := L.NewTypeMetatable(resultType)
-	resMT.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+	// nrows, nfields and counter are fields computed from the result.
+	newUDType(L, resultType, L.NewFunction(func(L *lua.LState) int {
 		r := checkUD[*sqlResult](L, 1, resultType)
 		key := L.CheckString(2)
 		switch key {
@@ -197,11 +182,23 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		}
 		return 1
 	}))
-	resMT.RawSetString("__tostring", tostring("<sql_result>"))
 
 	sql.RawSetString("driver", L.NewFunction(sqlDriverNew))
 	sb.RawSetString("sql", sql)
 	registerLegacyDB(L, sb)
+}
+
+// newUDType creates the metatable of userdata type name: __index is its
+// methods table (or a function, for computed fields) and __tostring
+// prints "<name>", as sysbench does. It returns the metatable.
+func newUDType(L *lua.LState, name string, index lua.LValue) *lua.LTable {
+	mt := L.NewTypeMetatable(name)
+	mt.RawSetString("__index", index)
+	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LString("<" + name + ">"))
+		return 1
+	}))
+	return mt
 }
 
 // sqlDriverNew is sysbench.sql.driver([name]).

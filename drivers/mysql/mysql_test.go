@@ -1,167 +1,68 @@
 package mysql
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"sysbench-go/drivers"
+	"sysbench-go/internal/testenv"
 	"sysbench-go/options"
 )
 
 // The tests run against a real server: scripts/testdb.sh start DIR, then
 // . DIR/env. Without SBTEST_MYSQL_HOST they skip, except under CI=true.
 
-type server struct {
-	host, port, socket, user, password, db string
-}
-
-func testServer(t testing.TB) server {
+// openDriver opens the driver with cfg, its log lines going to the buffer.
+func openDriver(t *testing.T, cfg drivers.Config) (drivers.Driver, *testenv.Buffer) {
 	t.Helper()
-	s := server{
-		host:     os.Getenv("SBTEST_MYSQL_HOST"),
-		port:     os.Getenv("SBTEST_MYSQL_PORT"),
-		socket:   os.Getenv("SBTEST_MYSQL_SOCKET"),
-		user:     os.Getenv("SBTEST_MYSQL_USER"),
-		password: os.Getenv("SBTEST_MYSQL_PASSWORD"),
-		db:       os.Getenv("SBTEST_MYSQL_DB"),
-	}
-	if s.host == "" || s.port == "" {
-		msg := "no MySQL server: run scripts/testdb.sh start DIR and . DIR/env (SBTEST_MYSQL_HOST/PORT unset)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return s
-}
-
-// values returns option values pointing at the test server.
-func (s server) values(kv ...string) *options.Values {
-	v := options.NewValues()
-	v.Set("mysql-host", s.host)
-	v.Set("mysql-port", s.port)
-	v.Set("mysql-user", s.user)
-	v.Set("mysql-password", s.password)
-	v.Set("mysql-db", s.db)
-	for i := 0; i+1 < len(kv); i += 2 {
-		v.Set(kv[i], kv[i+1])
-	}
-	return v
-}
-
-func openDriver(t *testing.T, cfg drivers.Config) (drivers.Driver, *syncBuffer) {
-	t.Helper()
-	log := &syncBuffer{}
-	cfg.Log = log
-	d, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d, log
-}
-
-func connect(t *testing.T, d drivers.Driver) drivers.Conn {
-	t.Helper()
-	c, err := d.Connect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
-func mustQuery(t *testing.T, c drivers.Conn, q string) drivers.Result {
-	t.Helper()
-	r, err := c.Query(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return r
-}
-
-// rows reads a result into strings, "NULL" for SQL NULL.
-func rows(r drivers.Result) [][]string {
-	var out [][]string
-	for r.Next() {
-		var row []string
-		for i := 0; i < r.NFields(); i++ {
-			v, ok := r.Value(i)
-			if !ok {
-				row = append(row, "NULL")
-				continue
-			}
-			row = append(row, string(v))
-		}
-		out = append(out, row)
-	}
-	return out
+	return testenv.OpenDriver(t, Open, cfg)
 }
 
 // table creates a fresh table for one test and drops it afterwards.
 func table(t *testing.T, c drivers.Conn, name, def string) {
 	t.Helper()
-	mustQuery(t, c, "DROP TABLE IF EXISTS "+name)
-	mustQuery(t, c, "CREATE TABLE "+name+" "+def)
+	testenv.MustQuery(t, c, "DROP TABLE IF EXISTS "+name)
+	testenv.MustQuery(t, c, "CREATE TABLE "+name+" "+def)
 	t.Cleanup(func() {
 		c.Query(context.Background(), "DROP TABLE IF EXISTS "+name)
 	})
 }
 
 func TestQueryTextValues(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values()})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c := testenv.Connect(t, d)
 
-	r := mustQuery(t, c, "SELECT 1, 'abc', NULL, -3, CAST(18446744073709551615 AS UNSIGNED), "+
+	r := testenv.MustQuery(t, c, "SELECT 1, 'abc', NULL, -3, CAST(18446744073709551615 AS UNSIGNED), "+
 		"CAST(2.5 AS DOUBLE), 1.25, DATE('2024-01-02'), CAST('2024-01-02 03:04:05' AS DATETIME), X'00FF', 1e20+0e0")
 	if r.Counter() != drivers.CntRead || r.NRows() != 1 || r.NFields() != 11 {
 		t.Fatalf("counter %v nrows %d nfields %d", r.Counter(), r.NRows(), r.NFields())
 	}
-	got := rows(r)
+	got := testenv.Rows(r)
 	want := []string{"1", "abc", "NULL", "-3", "18446744073709551615", "2.5", "1.25", "2024-01-02", "2024-01-02 03:04:05", "\x00\xff", "1e20"}
 	if strings.Join(got[0], "|") != strings.Join(want, "|") {
 		t.Fatalf("got %q\nwant %q", got[0], want)
 	}
 
 	// An empty result set is still a read.
-	r = mustQuery(t, c, "SELECT 1 FROM DUAL WHERE 1 = 0")
+	r = testenv.MustQuery(t, c, "SELECT 1 FROM DUAL WHERE 1 = 0")
 	if r.Counter() != drivers.CntRead || r.NRows() != 0 || r.Next() {
 		t.Fatalf("empty select: counter %v nrows %d", r.Counter(), r.NRows())
 	}
 }
 
 func TestPreparedParams(t *testing.T) {
-	s := testServer(t)
+	s := testenv.RequireServer(t, "mysql")
 	for _, mode := range []drivers.PSMode{drivers.PSAuto, drivers.PSDisable} {
 		t.Run(strconv.Itoa(int(mode)), func(t *testing.T) {
-			d, _ := openDriver(t, drivers.Config{Values: s.values(), PSMode: mode})
-			c := connect(t, d)
+			d, _ := openDriver(t, drivers.Config{Values: s.Values(nil), PSMode: mode})
+			c := testenv.Connect(t, d)
 			table(t, c, "drvmysql_params", "(id INT PRIMARY KEY, s VARCHAR(50), d DOUBLE, f FLOAT, n INT NULL)")
 			ctx := context.Background()
 			ins, err := c.Prepare(ctx, "INSERT INTO drvmysql_params VALUES (?, ?, ?, ?, ?)")
@@ -195,7 +96,7 @@ func TestPreparedParams(t *testing.T) {
 			if r.Counter() != drivers.CntRead || r.NRows() != 1 {
 				t.Fatalf("select: counter %v nrows %d", r.Counter(), r.NRows())
 			}
-			if got := strings.Join(rows(r)[0], "|"); got != "7|seven|7.25|0.5|NULL" {
+			if got := strings.Join(testenv.Rows(r)[0], "|"); got != "7|seven|7.25|0.5|NULL" {
 				t.Fatalf("got %s", got)
 			}
 			// Wrong argument count is a fatal error, not a panic.
@@ -207,11 +108,11 @@ func TestPreparedParams(t *testing.T) {
 }
 
 func TestCounters(t *testing.T) {
-	s := testServer(t)
+	s := testenv.RequireServer(t, "mysql")
 	for _, mode := range []drivers.PSMode{drivers.PSAuto, drivers.PSDisable} {
 		t.Run(strconv.Itoa(int(mode)), func(t *testing.T) {
-			d, _ := openDriver(t, drivers.Config{Values: s.values(), PSMode: mode})
-			c := connect(t, d)
+			d, _ := openDriver(t, drivers.Config{Values: s.Values(nil), PSMode: mode})
+			c := testenv.Connect(t, d)
 			table(t, c, "drvmysql_cnt", "(id INT PRIMARY KEY, k INT) ENGINE=InnoDB")
 			steps := []struct {
 				q    string
@@ -232,13 +133,13 @@ func TestCounters(t *testing.T) {
 			}
 			ctx := context.Background()
 			for _, st := range steps {
-				r := mustQuery(t, c, st.q)
+				r := testenv.MustQuery(t, c, st.q)
 				if r.Counter() != st.want {
 					t.Errorf("Query(%q) counter %v, want %v", st.q, r.Counter(), st.want)
 				}
 			}
 			// The same through prepared statements.
-			mustQuery(t, c, "DELETE FROM drvmysql_cnt")
+			testenv.MustQuery(t, c, "DELETE FROM drvmysql_cnt")
 			for _, st := range steps {
 				p, err := c.Prepare(ctx, st.q)
 				if err != nil {
@@ -258,9 +159,9 @@ func TestCounters(t *testing.T) {
 }
 
 func TestPSDisableQuoting(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values(), PSMode: drivers.PSDisable})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil), PSMode: drivers.PSDisable})
+	c := testenv.Connect(t, d)
 	table(t, c, "drvmysql_quote", "(id INT PRIMARY KEY, s VARBINARY(100))")
 	ctx := context.Background()
 	ins, err := c.Prepare(ctx, "INSERT INTO drvmysql_quote /* ? */ VALUES (?, ?) -- ?")
@@ -291,9 +192,9 @@ func TestPSDisableQuoting(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	s := testServer(t)
-	d, log := openDriver(t, drivers.Config{Values: s.values()})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, log := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 
 	_, err := c.Query(ctx, "SELEC 1")
@@ -308,7 +209,7 @@ func TestErrors(t *testing.T) {
 
 	_, err = c.Prepare(ctx, "SELECT c FROM drvmysql_missing WHERE id=?")
 	e = drivers.AsError(err)
-	wantMsg := "Table '" + s.db + ".drvmysql_missing' doesn't exist"
+	wantMsg := "Table '" + s.DB + ".drvmysql_missing' doesn't exist"
 	if e == nil || e.Code != 1146 || e.Msg != wantMsg || e.Kind != drivers.Fatal {
 		t.Fatalf("missing table: %#v", e)
 	}
@@ -317,29 +218,29 @@ func TestErrors(t *testing.T) {
 	}
 
 	table(t, c, "drvmysql_dup", "(id INT PRIMARY KEY)")
-	mustQuery(t, c, "INSERT INTO drvmysql_dup VALUES (1)")
+	testenv.MustQuery(t, c, "INSERT INTO drvmysql_dup VALUES (1)")
 	_, err = c.Query(ctx, "INSERT INTO drvmysql_dup VALUES (1)")
 	if e = drivers.AsError(err); e == nil || e.Code != 1062 || e.State != "23000" || e.Kind != drivers.Fatal {
 		t.Fatalf("duplicate key: %#v", e)
 	}
 	// The connection is still usable after errors.
-	if got := rows(mustQuery(t, c, "SELECT COUNT(*) FROM drvmysql_dup")); got[0][0] != "1" {
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT COUNT(*) FROM drvmysql_dup")); got[0][0] != "1" {
 		t.Fatalf("count %v", got)
 	}
 }
 
 func TestDeadlockIgnorable(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values()})
-	c1, c2 := connect(t, d), connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c1, c2 := testenv.Connect(t, d), testenv.Connect(t, d)
 	table(t, c1, "drvmysql_dl", "(id INT PRIMARY KEY, k INT) ENGINE=InnoDB")
-	mustQuery(t, c1, "INSERT INTO drvmysql_dl VALUES (1, 0), (2, 0)")
+	testenv.MustQuery(t, c1, "INSERT INTO drvmysql_dl VALUES (1, 0), (2, 0)")
 	for _, c := range []drivers.Conn{c1, c2} {
-		mustQuery(t, c, "SET SESSION innodb_lock_wait_timeout = 10")
-		mustQuery(t, c, "BEGIN")
+		testenv.MustQuery(t, c, "SET SESSION innodb_lock_wait_timeout = 10")
+		testenv.MustQuery(t, c, "BEGIN")
 	}
-	mustQuery(t, c1, "UPDATE drvmysql_dl SET k = 1 WHERE id = 1")
-	mustQuery(t, c2, "UPDATE drvmysql_dl SET k = 1 WHERE id = 2")
+	testenv.MustQuery(t, c1, "UPDATE drvmysql_dl SET k = 1 WHERE id = 1")
+	testenv.MustQuery(t, c2, "UPDATE drvmysql_dl SET k = 1 WHERE id = 2")
 	done := make(chan error, 1)
 	go func() {
 		_, err := c1.Query(context.Background(), "UPDATE drvmysql_dl SET k = 2 WHERE id = 2")
@@ -357,32 +258,32 @@ func TestDeadlockIgnorable(t *testing.T) {
 	if e == nil || e.Code != 1213 || e.Kind != drivers.Ignorable || e.State != "40001" {
 		t.Fatalf("deadlock: err1=%v err2=%v", err1, err2)
 	}
-	mustQuery(t, c1, "ROLLBACK")
-	mustQuery(t, c2, "ROLLBACK")
+	testenv.MustQuery(t, c1, "ROLLBACK")
+	testenv.MustQuery(t, c2, "ROLLBACK")
 }
 
 func TestConnectErrors(t *testing.T) {
-	s := testServer(t)
-	v := s.values("mysql-user", "nosuch", "mysql-password", "wrong")
+	s := testenv.RequireServer(t, "mysql")
+	v := s.Values(nil, "mysql-user", "nosuch", "mysql-password", "wrong")
 	d, log := openDriver(t, drivers.Config{Values: v})
 	_, err := d.Connect(context.Background())
 	e := drivers.AsError(err)
 	if e == nil || e.Code != 1045 || e.Kind != drivers.Fatal {
 		t.Fatalf("bad credentials: %v", err)
 	}
-	want := "FATAL: unable to connect to MySQL server on host '" + s.host + "', port " + s.port + ", aborting...\n" +
+	want := "FATAL: unable to connect to MySQL server on host '" + s.Host + "', port " + s.Port + ", aborting...\n" +
 		"FATAL: error 1045: Access denied for user 'nosuch'@'"
 	if !strings.HasPrefix(log.String(), want) {
 		t.Fatalf("log %q\nwant prefix %q", log, want)
 	}
 
 	port := closedPort(t)
-	d, log = openDriver(t, drivers.Config{Values: s.values("mysql-port", port)})
+	d, log = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-port", port)})
 	_, err = d.Connect(context.Background())
 	if e = drivers.AsError(err); e == nil || (e.Code != 2002 && e.Code != 2003) {
 		t.Fatalf("closed port: %v", err)
 	}
-	if !strings.Contains(log.String(), "port "+port+", aborting...\nFATAL: error 2002: Can't connect to server on '"+s.host+"' (111)") {
+	if !strings.Contains(log.String(), "port "+port+", aborting...\nFATAL: error 2002: Can't connect to server on '"+s.Host+"' (111)") {
 		t.Fatalf("log %q", log)
 	}
 }
@@ -399,16 +300,16 @@ func closedPort(t *testing.T) string {
 }
 
 func TestKillReconnect(t *testing.T) {
-	s := testServer(t)
-	d, log := openDriver(t, drivers.Config{Values: s.values("mysql-ignore-errors", "1213,2013,2006"), Debug: true})
-	c, killer := connect(t, d), connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, log := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ignore-errors", "1213,2013,2006"), Debug: true})
+	c, killer := testenv.Connect(t, d), testenv.Connect(t, d)
 	ctx := context.Background()
 	st, err := c.Prepare(ctx, "SELECT ?")
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := rows(mustQuery(t, c, "SELECT CONNECTION_ID()"))[0][0]
-	mustQuery(t, killer, "KILL CONNECTION "+id)
+	id := testenv.Rows(testenv.MustQuery(t, c, "SELECT CONNECTION_ID()"))[0][0]
+	testenv.MustQuery(t, killer, "KILL CONNECTION "+id)
 
 	_, err = c.Query(ctx, "SELECT 1")
 	e := drivers.AsError(err)
@@ -419,22 +320,22 @@ func TestKillReconnect(t *testing.T) {
 		t.Fatalf("log %q", log)
 	}
 	// The driver has reconnected: the connection and its statements work.
-	if got := rows(mustQuery(t, c, "SELECT CONNECTION_ID()"))[0][0]; got == id {
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT CONNECTION_ID()"))[0][0]; got == id {
 		t.Fatalf("same connection id %s after reconnect", got)
 	}
 	r, err := st.Execute(ctx, []drivers.Value{{Type: drivers.TypeInt, Int: 42}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rows(r)[0][0]; got != "42" {
+	if got := testenv.Rows(r)[0][0]; got != "42" {
 		t.Fatalf("statement after reconnect: %s", got)
 	}
 
 	// Not ignorable: a fatal 2013 with the reference's line.
-	d2, log2 := openDriver(t, drivers.Config{Values: s.values()})
-	c2 := connect(t, d2)
-	id = rows(mustQuery(t, c2, "SELECT CONNECTION_ID()"))[0][0]
-	mustQuery(t, killer, "KILL CONNECTION "+id)
+	d2, log2 := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c2 := testenv.Connect(t, d2)
+	id = testenv.Rows(testenv.MustQuery(t, c2, "SELECT CONNECTION_ID()"))[0][0]
+	testenv.MustQuery(t, killer, "KILL CONNECTION "+id)
 	_, err = c2.Query(ctx, "SELECT 1")
 	if e = drivers.AsError(err); e == nil || e.Kind != drivers.Fatal || e.Code != 2013 {
 		t.Fatalf("fatal lost connection: %v", err)
@@ -450,14 +351,14 @@ func TestKillReconnect(t *testing.T) {
 	if err := c2.Reconnect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	mustQuery(t, c2, "SELECT 3")
+	testenv.MustQuery(t, c2, "SELECT 3")
 }
 
 func TestCompressionAndTLS(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values("mysql-compression", "on")})
-	c := connect(t, d)
-	r := mustQuery(t, c, "SELECT REPEAT('x', 100000)")
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-compression", "on")})
+	c := testenv.Connect(t, d)
+	r := testenv.MustQuery(t, c, "SELECT REPEAT('x', 100000)")
 	if _, ok := r.Value(0); ok {
 		t.Fatal("Value before Next returned a value")
 	}
@@ -469,12 +370,12 @@ func TestCompressionAndTLS(t *testing.T) {
 	}
 	// PREFERRED falls back to plain text on a server without TLS; REQUIRED
 	// fails there. A server with TLS succeeds either way.
-	d, _ = openDriver(t, drivers.Config{Values: s.values("mysql-ssl", "PREFERRED")})
-	connect(t, d)
-	d, _ = openDriver(t, drivers.Config{Values: s.values("mysql-ssl", "REQUIRED")})
+	d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "PREFERRED")})
+	testenv.Connect(t, d)
+	d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "REQUIRED")})
 	c, err := d.Connect(context.Background())
 	if err == nil {
-		mustQuery(t, c, "SELECT 1")
+		testenv.MustQuery(t, c, "SELECT 1")
 		c.Close()
 	} else if e := drivers.AsError(err); e == nil || e.Code != 2026 {
 		t.Fatalf("REQUIRED without server TLS: %v", err)
@@ -499,9 +400,9 @@ func TestTargets(t *testing.T) {
 }
 
 func TestRoundRobin(t *testing.T) {
-	s := testServer(t)
+	s := testenv.RequireServer(t, "mysql")
 	bad := closedPort(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values("mysql-port", s.port+","+bad)})
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-port", s.Port+","+bad)})
 	ctx := context.Background()
 	for i, wantOK := range []bool{true, false, true, false} {
 		c, err := d.Connect(ctx)
@@ -512,17 +413,17 @@ func TestRoundRobin(t *testing.T) {
 			c.Close()
 		}
 	}
-	if s.socket == "" {
+	if s.Socket == "" {
 		return
 	}
-	d, _ = openDriver(t, drivers.Config{Values: s.values("mysql-socket", s.socket+",/nonexistent/sock")})
+	d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-socket", s.Socket+",/nonexistent/sock")})
 	for i, wantOK := range []bool{true, false, true} {
 		c, err := d.Connect(ctx)
 		if (err == nil) != wantOK {
 			t.Fatalf("socket connection %d: err %v, want ok=%v", i, err, wantOK)
 		}
 		if err == nil {
-			r := mustQuery(t, c, "SELECT 1")
+			r := testenv.MustQuery(t, c, "SELECT 1")
 			if r.Counter() != drivers.CntRead {
 				t.Fatal("socket query not a read")
 			}
@@ -534,12 +435,12 @@ func TestRoundRobin(t *testing.T) {
 }
 
 func TestMultiStatement(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values()})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
-	r := mustQuery(t, c, "SELECT 1; SELECT 2, 3 UNION ALL SELECT 4, 5")
-	if got := rows(r); len(got) != 1 || got[0][0] != "1" {
+	r := testenv.MustQuery(t, c, "SELECT 1; SELECT 2, 3 UNION ALL SELECT 4, 5")
+	if got := testenv.Rows(r); len(got) != 1 || got[0][0] != "1" {
 		t.Fatalf("first result %v", got)
 	}
 	if !c.MoreResults() {
@@ -549,15 +450,15 @@ func TestMultiStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rows(r); len(got) != 2 || strings.Join(got[1], ",") != "4,5" || r.Counter() != drivers.CntRead {
+	if got := testenv.Rows(r); len(got) != 2 || strings.Join(got[1], ",") != "4,5" || r.Counter() != drivers.CntRead {
 		t.Fatalf("second result %v", got)
 	}
 	if c.MoreResults() {
 		t.Fatal("MoreResults = true after the last result")
 	}
 	// A new query discards unread results.
-	mustQuery(t, c, "SELECT 1; SELECT 2")
-	if got := rows(mustQuery(t, c, "SELECT 7"))[0][0]; got != "7" {
+	testenv.MustQuery(t, c, "SELECT 1; SELECT 2")
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT 7"))[0][0]; got != "7" {
 		t.Fatalf("after discarded results: %s", got)
 	}
 }
@@ -608,9 +509,9 @@ func TestBadSSLMode(t *testing.T) {
 }
 
 func TestCancelledContext(t *testing.T) {
-	s := testServer(t)
-	d, log := openDriver(t, drivers.Config{Values: s.values()})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, log := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c := testenv.Connect(t, d)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := c.Query(ctx, "SELECT SLEEP(5)")
@@ -622,14 +523,14 @@ func TestCancelledContext(t *testing.T) {
 	}
 	// The connection serves the next context (as thread_done would use it),
 	// whether the old context ended during a call or while idle.
-	mustQuery(t, c, "SELECT 1")
+	testenv.MustQuery(t, c, "SELECT 1")
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	if _, err := c.Query(ctx2, "SELECT 2"); err != nil {
 		t.Fatal(err)
 	}
 	cancel2()
 	time.Sleep(10 * time.Millisecond)
-	if got := rows(mustQuery(t, c, "SELECT 3"))[0][0]; got != "3" {
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT 3"))[0][0]; got != "3" {
 		t.Fatalf("after idle cancel: %s", got)
 	}
 	if log.String() != "" {
@@ -638,9 +539,9 @@ func TestCancelledContext(t *testing.T) {
 }
 
 func TestPreparedAllocs(t *testing.T) {
-	s := testServer(t)
-	d, _ := openDriver(t, drivers.Config{Values: s.values()})
-	c := connect(t, d)
+	s := testenv.RequireServer(t, "mysql")
+	d, _ := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	st, err := c.Prepare(ctx, "SELECT ?, 'abc'")
 	if err != nil {
@@ -667,10 +568,10 @@ func TestPreparedAllocs(t *testing.T) {
 // BenchmarkPointSelect is sysbench's oltp_point_select on a one-row table:
 // go test -run '^$' -bench PointSelect ./drivers/mysql/
 func BenchmarkPointSelect(b *testing.B) {
-	s := testServer(b)
+	s := testenv.RequireServer(b, "mysql")
 	for _, mode := range []drivers.PSMode{drivers.PSAuto, drivers.PSDisable} {
 		b.Run(strconv.Itoa(int(mode)), func(b *testing.B) {
-			d, err := Open(drivers.Config{Values: s.values(), PSMode: mode})
+			d, err := Open(drivers.Config{Values: s.Values(nil), PSMode: mode})
 			if err != nil {
 				b.Fatal(err)
 			}

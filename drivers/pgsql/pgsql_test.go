@@ -1,132 +1,29 @@
 package pgsql
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"sysbench-go/drivers"
+	"sysbench-go/internal/testenv"
 	"sysbench-go/options"
 )
 
 // The tests run against the server named by SBTEST_PGSQL_* (see
 // scripts/testdb.sh). Without one they skip, except under CI=true.
 
-type server struct {
-	host, port, socket, user, password, db string
-}
-
-func testServer(t testing.TB) server {
-	t.Helper()
-	s := server{
-		host:     os.Getenv("SBTEST_PGSQL_HOST"),
-		port:     os.Getenv("SBTEST_PGSQL_PORT"),
-		socket:   os.Getenv("SBTEST_PGSQL_SOCKET"),
-		user:     os.Getenv("SBTEST_PGSQL_USER"),
-		password: os.Getenv("SBTEST_PGSQL_PASSWORD"),
-		db:       os.Getenv("SBTEST_PGSQL_DB"),
-	}
-	if s.host == "" || s.port == "" {
-		msg := "no PostgreSQL server: set SBTEST_PGSQL_HOST and SBTEST_PGSQL_PORT (scripts/testdb.sh start writes them)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	if s.user == "" {
-		s.user = "sbtest"
-	}
-	if s.db == "" {
-		s.db = "sbtest"
-	}
-	return s
-}
-
-// syncBuffer collects log lines from several connections.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // open returns a driver for the test server with the given options set
 // on top, and the buffer its FATAL lines go to.
-func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *syncBuffer) {
+func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *testenv.Buffer) {
 	t.Helper()
-	s := testServer(t)
-	v := options.NewValues()
-	for _, o := range Factory.Options {
-		v.SetDefault(o.Name, o.Default)
-	}
-	v.Set("pgsql-host", s.host)
-	v.Set("pgsql-port", s.port)
-	v.Set("pgsql-user", s.user)
-	v.Set("pgsql-password", s.password)
-	v.Set("pgsql-db", s.db)
-	for i := 0; i+1 < len(set); i += 2 {
-		v.Set(set[i], set[i+1])
-	}
-	log := &syncBuffer{}
-	d, err := Factory.Open(drivers.Config{Values: v, PSMode: mode, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d, log
-}
-
-func connect(t testing.TB, d drivers.Driver) drivers.Conn {
-	t.Helper()
-	c, err := d.Connect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-func mustQuery(t testing.TB, c drivers.Conn, q string) drivers.Result {
-	t.Helper()
-	r, err := c.Query(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return r
-}
-
-// rows returns all rows of r as strings, "NULL" for SQL NULL.
-func rows(r drivers.Result) [][]string {
-	var out [][]string
-	for r.Next() {
-		row := make([]string, r.NFields())
-		for i := range row {
-			if v, ok := r.Value(i); ok {
-				row[i] = string(v)
-			} else {
-				row[i] = "NULL"
-			}
-		}
-		out = append(out, row)
-	}
-	return out
+	v := testenv.RequireServer(t, "pgsql").Values(Factory.Options, set...)
+	return testenv.OpenDriver(t, Factory.Open, drivers.Config{Values: v, PSMode: mode})
 }
 
 func intV(n int64) drivers.Value         { return drivers.Value{Type: drivers.TypeInt, Int: n} }
@@ -217,18 +114,18 @@ func TestErrorPosition(t *testing.T) {
 
 func TestQueryRows(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
-	r := mustQuery(t, c, "SELECT 1 AS a, NULL::text AS b, 'x'::text AS c UNION ALL SELECT 2, 'y', ''")
+	c := testenv.Connect(t, d)
+	r := testenv.MustQuery(t, c, "SELECT 1 AS a, NULL::text AS b, 'x'::text AS c UNION ALL SELECT 2, 'y', ''")
 	if r.Counter() != drivers.CntRead || r.NRows() != 2 || r.NFields() != 3 {
 		t.Fatalf("counter %d nrows %d nfields %d", r.Counter(), r.NRows(), r.NFields())
 	}
-	got := rows(r)
+	got := testenv.Rows(r)
 	want := [][]string{{"1", "NULL", "x"}, {"2", "y", ""}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("rows %q, want %q", got, want)
 	}
 	// An empty string is a value, not NULL.
-	r = mustQuery(t, c, "SELECT ''")
+	r = testenv.MustQuery(t, c, "SELECT ''")
 	r.Next()
 	if v, ok := r.Value(0); !ok || v == nil || len(v) != 0 {
 		t.Errorf("empty string: %q %v", v, ok)
@@ -237,7 +134,7 @@ func TestQueryRows(t *testing.T) {
 		t.Error("MoreResults after a single statement")
 	}
 	// A result set without rows is still a read.
-	r = mustQuery(t, c, "SELECT 1 WHERE false")
+	r = testenv.MustQuery(t, c, "SELECT 1 WHERE false")
 	if r.Counter() != drivers.CntRead || r.NRows() != 0 || r.Next() {
 		t.Errorf("empty select: counter %d nrows %d", r.Counter(), r.NRows())
 	}
@@ -247,8 +144,8 @@ func TestPreparedParams(t *testing.T) {
 	for _, mode := range []drivers.PSMode{drivers.PSAuto, drivers.PSDisable} {
 		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
 			d, _ := open(t, mode)
-			c := connect(t, d)
-			mustQuery(t, c, "CREATE TEMP TABLE p (ti smallint, si smallint, i int, bi bigint, f real, d double precision,"+
+			c := testenv.Connect(t, d)
+			testenv.MustQuery(t, c, "CREATE TEMP TABLE p (ti smallint, si smallint, i int, bi bigint, f real, d double precision,"+
 				" ch char(10), vc varchar(20), ts timestamp)")
 			ctx := context.Background()
 			ins, err := c.Prepare(ctx, "INSERT INTO p VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -292,7 +189,7 @@ func TestPreparedParams(t *testing.T) {
 			if r.Counter() != drivers.CntRead || r.NRows() != 2 || r.NFields() != 9 {
 				t.Fatalf("select: counter %d nrows %d nfields %d", r.Counter(), r.NRows(), r.NFields())
 			}
-			got := fmt.Sprintf("%q", rows(r))
+			got := fmt.Sprintf("%q", testenv.Rows(r))
 			want := `[["7" "-300" "123456" "1099511627776" "1.5" "3.25" "it's      " "a?b\\c" "2020-01-02 03:04:05"]` +
 				` ["NULL" "NULL" "NULL" "NULL" "NULL" "NULL" "NULL" "" "NULL"]]`
 			if got != want {
@@ -314,7 +211,7 @@ func TestPreparedParams(t *testing.T) {
 
 func TestPSDisableQuoting(t *testing.T) {
 	d, _ := open(t, drivers.PSDisable)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	s, err := c.Prepare(ctx, `SELECT ?, '?' AS "?x?", ? -- ?`+"\n")
 	if err != nil {
@@ -325,7 +222,7 @@ func TestPSDisableQuoting(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", v, err)
 		}
-		got := rows(r)
+		got := testenv.Rows(r)
 		if len(got) != 1 || got[0][0] != v || got[0][1] != "?" || got[0][2] != "5" {
 			t.Errorf("%q: got %q", v, got)
 		}
@@ -334,9 +231,9 @@ func TestPSDisableQuoting(t *testing.T) {
 
 func TestCounters(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
-	mustQuery(t, c, "CREATE TEMP TABLE k (id int PRIMARY KEY, v int)")
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE k (id int PRIMARY KEY, v int)")
 	for _, tc := range []struct {
 		query string
 		cnt   drivers.Counter
@@ -352,7 +249,7 @@ func TestCounters(t *testing.T) {
 		{"COMMIT", drivers.CntOther, 0},
 		{"CREATE TEMP TABLE k2 (id int)", drivers.CntOther, 0},
 	} {
-		r := mustQuery(t, c, tc.query)
+		r := testenv.MustQuery(t, c, tc.query)
 		if r.Counter() != tc.cnt || r.NRows() != tc.nrows {
 			t.Errorf("%s: counter %d nrows %d, want %d %d", tc.query, r.Counter(), r.NRows(), tc.cnt, tc.nrows)
 		}
@@ -389,12 +286,12 @@ func TestCounters(t *testing.T) {
 	if r, err := s.Execute(ctx, nil); err != nil || r.Counter() != drivers.CntOther {
 		t.Errorf("prepared BEGIN: %v", err)
 	}
-	mustQuery(t, c, "ROLLBACK")
+	testenv.MustQuery(t, c, "ROLLBACK")
 }
 
 func TestSyntaxErrorIsFatal(t *testing.T) {
 	d, log := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	_, err := c.Query(context.Background(), "SELEC 1")
 	e := wantKind(t, err, drivers.Fatal, "42601")
 	if e.Op != "PQexec()" || e.Query != "SELEC 1" {
@@ -405,12 +302,12 @@ func TestSyntaxErrorIsFatal(t *testing.T) {
 		t.Errorf("log\n%q\nwant\n%q", log.String(), want)
 	}
 	// The connection is still usable.
-	mustQuery(t, c, "SELECT 1")
+	testenv.MustQuery(t, c, "SELECT 1")
 }
 
 func TestMissingTable(t *testing.T) {
 	d, log := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	// Prepared lazily: the error comes with the first execution.
 	s, err := c.Prepare(ctx, "SELECT c FROM nosuchtable WHERE id = ?")
@@ -438,11 +335,11 @@ func TestMissingTable(t *testing.T) {
 
 func TestUniqueViolationRollsBack(t *testing.T) {
 	d, log := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
-	mustQuery(t, c, "CREATE TEMP TABLE u (id int PRIMARY KEY)")
-	mustQuery(t, c, "BEGIN")
-	mustQuery(t, c, "INSERT INTO u VALUES (1)")
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE u (id int PRIMARY KEY)")
+	testenv.MustQuery(t, c, "BEGIN")
+	testenv.MustQuery(t, c, "INSERT INTO u VALUES (1)")
 	s, err := c.Prepare(ctx, "INSERT INTO u VALUES (?)")
 	if err != nil {
 		t.Fatal(err)
@@ -453,7 +350,7 @@ func TestUniqueViolationRollsBack(t *testing.T) {
 	if tx := c.(*conn).pg.TxStatus(); tx != 'I' {
 		t.Errorf("transaction status %c after an ignorable error, want I", tx)
 	}
-	if got := rows(mustQuery(t, c, "SELECT count(*) FROM u")); got[0][0] != "0" {
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT count(*) FROM u")); got[0][0] != "0" {
 		t.Errorf("count %s after rollback", got[0][0])
 	}
 	if log.String() != "" {
@@ -463,32 +360,32 @@ func TestUniqueViolationRollsBack(t *testing.T) {
 
 func TestIgnoreErrorsOption(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto, "pgsql-ignore-errors", "42601,22012")
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	_, err := c.Query(context.Background(), "SELECT 1/0")
 	wantKind(t, err, drivers.Ignorable, "22012")
 	_, err = c.Query(context.Background(), "SELECT * FROM nosuchtable")
 	wantKind(t, err, drivers.Fatal, "42P01")
 
 	d, _ = open(t, drivers.PSAuto, "pgsql-ignore-errors", "all")
-	c = connect(t, d)
+	c = testenv.Connect(t, d)
 	_, err = c.Query(context.Background(), "SELECT * FROM nosuchtable")
 	wantKind(t, err, drivers.Ignorable, "42P01")
 }
 
 func TestDeadlockIsIgnorable(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c1, c2 := connect(t, d), connect(t, d)
+	c1, c2 := testenv.Connect(t, d), testenv.Connect(t, d)
 	table := "sbgo_pgsql_deadlock_" + strconv.Itoa(os.Getpid())
-	mustQuery(t, c1, "DROP TABLE IF EXISTS "+table)
-	mustQuery(t, c1, "CREATE TABLE "+table+" (id int PRIMARY KEY, v int)")
+	testenv.MustQuery(t, c1, "DROP TABLE IF EXISTS "+table)
+	testenv.MustQuery(t, c1, "CREATE TABLE "+table+" (id int PRIMARY KEY, v int)")
 	t.Cleanup(func() { c1.Query(context.Background(), "DROP TABLE IF EXISTS "+table) })
-	mustQuery(t, c1, "INSERT INTO "+table+" VALUES (1, 0), (2, 0)")
+	testenv.MustQuery(t, c1, "INSERT INTO "+table+" VALUES (1, 0), (2, 0)")
 
 	upd := "UPDATE " + table + " SET v = v + 1 WHERE id = "
-	mustQuery(t, c1, "BEGIN")
-	mustQuery(t, c2, "BEGIN")
-	mustQuery(t, c1, upd+"1")
-	mustQuery(t, c2, upd+"2")
+	testenv.MustQuery(t, c1, "BEGIN")
+	testenv.MustQuery(t, c2, "BEGIN")
+	testenv.MustQuery(t, c1, upd+"1")
+	testenv.MustQuery(t, c2, upd+"2")
 	errs := make(chan error, 2)
 	go func() { _, err := c1.Query(context.Background(), upd+"2"); errs <- err }()
 	time.Sleep(50 * time.Millisecond)
@@ -505,20 +402,20 @@ func TestDeadlockIsIgnorable(t *testing.T) {
 		t.Fatalf("want exactly one deadlock error, got %v and %v", err1, err2)
 	}
 	wantKind(t, dead, drivers.Ignorable, "40P01")
-	mustQuery(t, winner, "COMMIT")
-	if got := rows(mustQuery(t, c1, "SELECT sum(v) FROM "+table)); got[0][0] != "2" {
+	testenv.MustQuery(t, winner, "COMMIT")
+	if got := testenv.Rows(testenv.MustQuery(t, c1, "SELECT sum(v) FROM "+table)); got[0][0] != "2" {
 		t.Errorf("sum %s, want 2 (the winner's two updates)", got[0][0])
 	}
 }
 
 func TestConnectErrors(t *testing.T) {
-	s := testServer(t)
+	s := testenv.RequireServer(t, "pgsql")
 	t.Run("wrong password", func(t *testing.T) {
 		d, log := open(t, drivers.PSAuto, "pgsql-password", "wrong")
 		_, err := d.Connect(context.Background())
 		wantKind(t, err, drivers.Fatal, "28P01")
 		want := fmt.Sprintf("FATAL: Connection to database failed: connection to server at \"%s\", port %s failed: "+
-			"FATAL:  password authentication failed for user \"%s\"\n\n", s.host, s.port, s.user)
+			"FATAL:  password authentication failed for user \"%s\"\n\n", s.Host, s.Port, s.User)
 		if log.String() != want {
 			t.Errorf("log\n%q\nwant\n%q", log.String(), want)
 		}
@@ -534,15 +431,15 @@ func TestConnectErrors(t *testing.T) {
 		}
 	})
 	t.Run("PGPASSWORD", func(t *testing.T) {
-		t.Setenv("PGPASSWORD", s.password)
+		t.Setenv("PGPASSWORD", s.Password)
 		d, _ := open(t, drivers.PSAuto, "pgsql-password", "")
-		mustQuery(t, connect(t, d), "SELECT 1")
+		testenv.MustQuery(t, testenv.Connect(t, d), "SELECT 1")
 	})
 }
 
 func backendPID(t *testing.T, c drivers.Conn) string {
 	t.Helper()
-	return rows(mustQuery(t, c, "SELECT pg_backend_pid()"))[0][0]
+	return testenv.Rows(testenv.MustQuery(t, c, "SELECT pg_backend_pid()"))[0][0]
 }
 
 func TestTerminatedConnection(t *testing.T) {
@@ -556,7 +453,7 @@ func TestTerminatedConnection(t *testing.T) {
 	} {
 		t.Run("ignore="+tc.ignore, func(t *testing.T) {
 			d, log := open(t, drivers.PSAuto, "pgsql-ignore-errors", tc.ignore)
-			c, admin := connect(t, d), connect(t, d)
+			c, admin := testenv.Connect(t, d), testenv.Connect(t, d)
 			ctx := context.Background()
 			s, err := c.Prepare(ctx, "SELECT ?::int + 1")
 			if err != nil {
@@ -566,7 +463,7 @@ func TestTerminatedConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			pid := backendPID(t, c)
-			mustQuery(t, admin, "SELECT pg_terminate_backend("+pid+", 5000)")
+			testenv.MustQuery(t, admin, "SELECT pg_terminate_backend("+pid+", 5000)")
 			_, err = s.Execute(ctx, []drivers.Value{intV(1)})
 			wantKind(t, err, tc.kind, "57P01")
 			if tc.kind == drivers.Fatal {
@@ -583,7 +480,7 @@ func TestTerminatedConnection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := rows(r); got[0][0] != "42" {
+			if got := testenv.Rows(r); got[0][0] != "42" {
 				t.Errorf("got %q", got)
 			}
 		})
@@ -592,7 +489,7 @@ func TestTerminatedConnection(t *testing.T) {
 
 func TestReconnect(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	pid := backendPID(t, c)
 	if err := c.Reconnect(context.Background()); err != nil {
 		t.Fatal(err)
@@ -603,26 +500,26 @@ func TestReconnect(t *testing.T) {
 }
 
 func TestHostAndPortLists(t *testing.T) {
-	s := testServer(t)
+	s := testenv.RequireServer(t, "pgsql")
 	// Ports advance round-robin: the second connection goes to port 1.
-	d, log := open(t, drivers.PSAuto, "pgsql-port", s.port+",1")
-	connect(t, d)
+	d, log := open(t, drivers.PSAuto, "pgsql-port", s.Port+",1")
+	testenv.Connect(t, d)
 	if _, err := d.Connect(context.Background()); err == nil {
 		t.Fatal("second connection reached port 1")
 	}
 	if !strings.Contains(log.String(), "port 1 failed") {
 		t.Errorf("log %q", log.String())
 	}
-	connect(t, d)
+	testenv.Connect(t, d)
 
-	if s.socket == "" {
+	if s.Socket == "" {
 		t.Skip("SBTEST_PGSQL_SOCKET not set")
 	}
 	// Hosts too; a directory is a unix socket, which has no client address.
-	d, _ = open(t, drivers.PSAuto, "pgsql-host", s.host+","+s.socket)
+	d, _ = open(t, drivers.PSAuto, "pgsql-host", s.Host+","+s.Socket)
 	var got []string
 	for i := 0; i < 4; i++ {
-		got = append(got, rows(mustQuery(t, connect(t, d), "SELECT inet_client_addr()"))[0][0])
+		got = append(got, testenv.Rows(testenv.MustQuery(t, testenv.Connect(t, d), "SELECT inet_client_addr()"))[0][0])
 	}
 	if got[0] == "NULL" || got[1] != "NULL" || got[2] == "NULL" || got[3] != "NULL" {
 		t.Errorf("client addresses %q: hosts not used in turn", got)
@@ -630,13 +527,13 @@ func TestHostAndPortLists(t *testing.T) {
 }
 
 func TestSocket(t *testing.T) {
-	s := testServer(t)
-	if s.socket == "" {
+	s := testenv.RequireServer(t, "pgsql")
+	if s.Socket == "" {
 		t.Skip("SBTEST_PGSQL_SOCKET not set")
 	}
-	for _, sock := range []string{s.socket, s.socket + "/.s.PGSQL." + s.port} {
+	for _, sock := range []string{s.Socket, s.Socket + "/.s.PGSQL." + s.Port} {
 		d, _ := open(t, drivers.PSAuto, "pgsql-socket", sock, "pgsql-host", "nosuch.invalid")
-		if got := rows(mustQuery(t, connect(t, d), "SELECT inet_client_addr()")); got[0][0] != "NULL" {
+		if got := testenv.Rows(testenv.MustQuery(t, testenv.Connect(t, d), "SELECT inet_client_addr()")); got[0][0] != "NULL" {
 			t.Errorf("%s: connected over TCP from %s", sock, got[0][0])
 		}
 	}
@@ -645,14 +542,14 @@ func TestSocket(t *testing.T) {
 func TestSSLMode(t *testing.T) {
 	for _, mode := range []string{"disable", "prefer", "allow"} {
 		d, _ := open(t, drivers.PSAuto, "pgsql-sslmode", mode)
-		mustQuery(t, connect(t, d), "SELECT 1")
+		testenv.MustQuery(t, testenv.Connect(t, d), "SELECT 1")
 	}
 	d, _ := open(t, drivers.PSAuto, "pgsql-sslmode", "require")
 	c, err := d.Connect(context.Background())
 	if err == nil {
 		// The server has TLS: then the session must use it.
 		defer c.Close()
-		if got := rows(mustQuery(t, c, "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")); got[0][0] != "t" {
+		if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")); got[0][0] != "t" {
 			t.Errorf("sslmode=require without TLS")
 		}
 	}
@@ -671,11 +568,11 @@ func valuesWith(kv ...string) *options.Values {
 
 func TestMultiStatement(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
-	mustQuery(t, c, "CREATE TEMP TABLE m (id int)")
-	r := mustQuery(t, c, "SELECT 1; INSERT INTO m VALUES (1), (2); SELECT 2, 3")
-	if r.Counter() != drivers.CntRead || fmt.Sprint(rows(r)) != "[[1]]" {
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE m (id int)")
+	r := testenv.MustQuery(t, c, "SELECT 1; INSERT INTO m VALUES (1), (2); SELECT 2, 3")
+	if r.Counter() != drivers.CntRead || fmt.Sprint(testenv.Rows(r)) != "[[1]]" {
 		t.Errorf("first result: counter %d", r.Counter())
 	}
 	if !c.MoreResults() {
@@ -686,7 +583,7 @@ func TestMultiStatement(t *testing.T) {
 		t.Errorf("second result: counter %d nrows %d", r.Counter(), r.NRows())
 	}
 	r, _ = c.NextResult(ctx)
-	if r.Counter() != drivers.CntRead || fmt.Sprint(rows(r)) != "[[2 3]]" {
+	if r.Counter() != drivers.CntRead || fmt.Sprint(testenv.Rows(r)) != "[[2 3]]" {
 		t.Errorf("third result: counter %d", r.Counter())
 	}
 	if c.MoreResults() {
@@ -701,7 +598,7 @@ func TestMultiStatement(t *testing.T) {
 
 func TestContextCancel(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -713,9 +610,9 @@ func TestContextCancel(t *testing.T) {
 		t.Errorf("a stopped run is not a database error: %v", err)
 	}
 	// A finished context must not break the next call with another one.
-	c2 := connect(t, d)
+	c2 := testenv.Connect(t, d)
 	ctx2, cancel2 := context.WithCancel(context.Background())
-	mustQuery(t, c2, "SELECT 1")
+	testenv.MustQuery(t, c2, "SELECT 1")
 	if _, err := c2.Query(ctx2, "SELECT 1"); err != nil {
 		t.Fatal(err)
 	}
@@ -744,7 +641,7 @@ func TestDryRun(t *testing.T) {
 // pgconn makes one string for the command tag.
 func TestPointSelectAllocs(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	s, err := c.Prepare(ctx, "SELECT ?::int, 'abcdefghij'")
 	if err != nil {
@@ -780,10 +677,10 @@ func TestPointSelectAllocs(t *testing.T) {
 
 func BenchmarkPointSelect(b *testing.B) {
 	d, _ := open(b, drivers.PSAuto)
-	c := connect(b, d)
+	c := testenv.Connect(b, d)
 	ctx := context.Background()
-	mustQuery(b, c, "CREATE TEMP TABLE bp (id int PRIMARY KEY, c char(120))")
-	mustQuery(b, c, "INSERT INTO bp SELECT g, repeat('x', 120) FROM generate_series(1, 1000) g")
+	testenv.MustQuery(b, c, "CREATE TEMP TABLE bp (id int PRIMARY KEY, c char(120))")
+	testenv.MustQuery(b, c, "INSERT INTO bp SELECT g, repeat('x', 120) FROM generate_series(1, 1000) g")
 	s, err := c.Prepare(ctx, "SELECT c FROM bp WHERE id=?")
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -10,79 +9,15 @@ import (
 	"testing"
 
 	"sysbench-go/drivers"
+	"sysbench-go/internal/testenv"
 	"sysbench-go/options"
 )
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // open returns a driver on a fresh database file in a temporary directory.
-func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *syncBuffer) {
+func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *testenv.Buffer) {
 	t.Helper()
-	v := options.NewValues()
-	for _, o := range Factory.Options {
-		v.SetDefault(o.Name, o.Default)
-	}
-	v.Set("sqlite-db", filepath.Join(t.TempDir(), "sb test.db"))
-	for i := 0; i+1 < len(set); i += 2 {
-		v.Set(set[i], set[i+1])
-	}
-	log := &syncBuffer{}
-	d, err := Factory.Open(drivers.Config{Values: v, PSMode: mode, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d, log
-}
-
-func connect(t testing.TB, d drivers.Driver) drivers.Conn {
-	t.Helper()
-	c, err := d.Connect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-func mustQuery(t testing.TB, c drivers.Conn, q string) drivers.Result {
-	t.Helper()
-	r, err := c.Query(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return r
-}
-
-func rows(r drivers.Result) [][]string {
-	var out [][]string
-	for r.Next() {
-		row := make([]string, r.NFields())
-		for i := range row {
-			if v, ok := r.Value(i); ok {
-				row[i] = string(v)
-			} else {
-				row[i] = "NULL"
-			}
-		}
-		out = append(out, row)
-	}
-	return out
+	v := testenv.Values(Factory.Options, append([]string{"sqlite-db", filepath.Join(t.TempDir(), "sb test.db")}, set...)...)
+	return testenv.OpenDriver(t, Factory.Open, drivers.Config{Values: v, PSMode: mode})
 }
 
 func intV(n int64) drivers.Value { return drivers.Value{Type: drivers.TypeInt, Int: n} }
@@ -118,13 +53,13 @@ func TestOptions(t *testing.T) {
 
 func TestPragmas(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto, "sqlite-busy-timeout", "1234")
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	for q, want := range map[string]string{
 		"PRAGMA journal_mode": "wal",
 		"PRAGMA synchronous":  "1",
 		"PRAGMA busy_timeout": "1234",
 	} {
-		if got := rows(mustQuery(t, c, q)); got[0][0] != want {
+		if got := testenv.Rows(testenv.MustQuery(t, c, q)); got[0][0] != want {
 			t.Errorf("%s = %s, want %s", q, got[0][0], want)
 		}
 	}
@@ -132,8 +67,8 @@ func TestPragmas(t *testing.T) {
 
 func TestQueryAndCounters(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
-	mustQuery(t, c, "CREATE TABLE k (id INTEGER PRIMARY KEY, v INTEGER, s TEXT)")
+	c := testenv.Connect(t, d)
+	testenv.MustQuery(t, c, "CREATE TABLE k (id INTEGER PRIMARY KEY, v INTEGER, s TEXT)")
 	for _, tc := range []struct {
 		query string
 		cnt   drivers.Counter
@@ -149,20 +84,20 @@ func TestQueryAndCounters(t *testing.T) {
 		{"WITH x AS (SELECT 1) SELECT * FROM x", drivers.CntRead, 1},
 		{"REPLACE INTO k VALUES (3, 3, 'c')", drivers.CntWrite, 1},
 	} {
-		r := mustQuery(t, c, tc.query)
+		r := testenv.MustQuery(t, c, tc.query)
 		if r.Counter() != tc.cnt || r.NRows() != tc.nrows {
 			t.Errorf("%s: counter %d nrows %d, want %d %d", tc.query, r.Counter(), r.NRows(), tc.cnt, tc.nrows)
 		}
 	}
-	r := mustQuery(t, c, "SELECT id, v, s, 1.5 FROM k ORDER BY id")
+	r := testenv.MustQuery(t, c, "SELECT id, v, s, 1.5 FROM k ORDER BY id")
 	if r.NFields() != 4 || r.NRows() != 3 {
 		t.Fatalf("nfields %d nrows %d", r.NFields(), r.NRows())
 	}
-	got := fmt.Sprintf("%q", rows(r))
+	got := fmt.Sprintf("%q", testenv.Rows(r))
 	if want := `[["1" "5" "a" "1.5"] ["2" "NULL" "" "1.5"] ["3" "3" "c" "1.5"]]`; got != want {
 		t.Errorf("rows %s, want %s", got, want)
 	}
-	r = mustQuery(t, c, "SELECT ''")
+	r = testenv.MustQuery(t, c, "SELECT ''")
 	r.Next()
 	if v, ok := r.Value(0); !ok || v == nil {
 		t.Errorf("empty string read as NULL")
@@ -176,9 +111,9 @@ func TestPrepared(t *testing.T) {
 	for _, mode := range []drivers.PSMode{drivers.PSAuto, drivers.PSDisable} {
 		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
 			d, _ := open(t, mode)
-			c := connect(t, d)
+			c := testenv.Connect(t, d)
 			ctx := context.Background()
-			mustQuery(t, c, "CREATE TABLE p (i INTEGER, s CHAR(10), d DOUBLE)")
+			testenv.MustQuery(t, c, "CREATE TABLE p (i INTEGER, s CHAR(10), d DOUBLE)")
 			ins, err := c.Prepare(ctx, "INSERT INTO p VALUES (?, ?, ?)")
 			if err != nil {
 				t.Fatal(err)
@@ -204,7 +139,7 @@ func TestPrepared(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("%q", rows(r))
+			got := fmt.Sprintf("%q", testenv.Rows(r))
 			if want := `[["1" "it's ?" "2.5" "?"] ["3" "" "-1" "?"]]`; got != want {
 				t.Errorf("rows %s, want %s", got, want)
 			}
@@ -219,7 +154,7 @@ func TestPrepared(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	d, log := open(t, drivers.PSAuto)
-	c := connect(t, d)
+	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	_, err := c.Query(ctx, "SELEC 1")
 	e := wantKind(t, err, drivers.Fatal)
@@ -235,9 +170,9 @@ func TestErrors(t *testing.T) {
 		t.Errorf("msg %q", e.Msg)
 	}
 
-	mustQuery(t, c, "CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT UNIQUE NOT NULL)")
-	mustQuery(t, c, "BEGIN")
-	mustQuery(t, c, "INSERT INTO u VALUES (1, 'a')")
+	testenv.MustQuery(t, c, "CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT UNIQUE NOT NULL)")
+	testenv.MustQuery(t, c, "BEGIN")
+	testenv.MustQuery(t, c, "INSERT INTO u VALUES (1, 'a')")
 	s, err := c.Prepare(ctx, "INSERT INTO u VALUES (?, 'b')")
 	if err != nil {
 		t.Fatal(err)
@@ -247,11 +182,11 @@ func TestErrors(t *testing.T) {
 		t.Errorf("state %q", e.State)
 	}
 	// Rolled back: a new transaction can begin, the first insert is gone.
-	mustQuery(t, c, "BEGIN")
-	if got := rows(mustQuery(t, c, "SELECT count(*) FROM u")); got[0][0] != "0" {
+	testenv.MustQuery(t, c, "BEGIN")
+	if got := testenv.Rows(testenv.MustQuery(t, c, "SELECT count(*) FROM u")); got[0][0] != "0" {
 		t.Errorf("count %s after rollback", got[0][0])
 	}
-	mustQuery(t, c, "INSERT INTO u VALUES (1, 'a')")
+	testenv.MustQuery(t, c, "INSERT INTO u VALUES (1, 'a')")
 	_, err = c.Query(ctx, "INSERT INTO u VALUES (2, 'a')")
 	wantKind(t, err, drivers.Ignorable)
 	_, err = c.Query(ctx, "INSERT INTO u VALUES (2, NULL)")
@@ -260,8 +195,8 @@ func TestErrors(t *testing.T) {
 
 func TestReconnect(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
-	c := connect(t, d)
-	mustQuery(t, c, "CREATE TEMP TABLE tmp (x)")
+	c := testenv.Connect(t, d)
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE tmp (x)")
 	if err := c.Reconnect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +204,7 @@ func TestReconnect(t *testing.T) {
 	if _, err := c.Query(context.Background(), "SELECT * FROM tmp"); err == nil {
 		t.Error("temp table survived reconnect")
 	}
-	mustQuery(t, c, "SELECT 1")
+	testenv.MustQuery(t, c, "SELECT 1")
 	c.Close()
 	if _, err := c.Query(context.Background(), "SELECT 1"); err == nil {
 		t.Error("query on a closed connection")
@@ -280,10 +215,10 @@ func TestReconnect(t *testing.T) {
 // out as ignorable errors, never fatal ones, and the committed work adds up.
 func TestConcurrentWriters(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto, "sqlite-busy-timeout", "20")
-	setup := connect(t, d)
-	mustQuery(t, setup, "CREATE TABLE acct (id INTEGER PRIMARY KEY, bal INTEGER NOT NULL)")
-	mustQuery(t, setup, "INSERT INTO acct VALUES (1, 0), (2, 0)")
-	mustQuery(t, setup, "CREATE TABLE hist (w INTEGER, n INTEGER)")
+	setup := testenv.Connect(t, d)
+	testenv.MustQuery(t, setup, "CREATE TABLE acct (id INTEGER PRIMARY KEY, bal INTEGER NOT NULL)")
+	testenv.MustQuery(t, setup, "INSERT INTO acct VALUES (1, 0), (2, 0)")
+	testenv.MustQuery(t, setup, "CREATE TABLE hist (w INTEGER, n INTEGER)")
 
 	const workers, txs = 4, 40
 	var wg sync.WaitGroup
@@ -291,7 +226,7 @@ func TestConcurrentWriters(t *testing.T) {
 	ignored := 0
 	errs := make(chan error, workers)
 	for w := 0; w < workers; w++ {
-		c := connect(t, d)
+		c := testenv.Connect(t, d)
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
@@ -346,7 +281,7 @@ func TestConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		t.Fatalf("worker failed: %v", err)
 	}
-	got := rows(mustQuery(t, setup, "SELECT (SELECT group_concat(bal) FROM acct), (SELECT count(*) FROM hist)"))
+	got := testenv.Rows(testenv.MustQuery(t, setup, "SELECT (SELECT group_concat(bal) FROM acct), (SELECT count(*) FROM hist)"))
 	want := fmt.Sprintf("%d,%d", workers*txs, workers*txs)
 	if got[0][0] != want || got[0][1] != fmt.Sprint(workers*txs) {
 		t.Errorf("balances %s history %s, want %s and %d", got[0][0], got[0][1], want, workers*txs)
