@@ -16,6 +16,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"sysbench-go/drivers"
+	"sysbench-go/drivers/blockingio"
 )
 
 // conn is one connection, used by one worker goroutine.
@@ -87,6 +88,11 @@ func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error)
 	nc, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
+	}
+	if c.d.s.blocking && c.d.s.tls == nil {
+		if bc, err := blockingio.Wrap(nc); err == nil {
+			nc = bc
+		}
 	}
 	c.ncMu.Lock()
 	c.nc = nc

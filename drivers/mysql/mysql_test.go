@@ -299,9 +299,18 @@ func closedPort(t *testing.T) string {
 	return port
 }
 
+// Both I/O modes: Go's netpoller and blocking system calls.
+var ioModes = []string{"off", "on"}
+
 func TestKillReconnect(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run("blocking-io="+mode, func(t *testing.T) { testKillReconnect(t, mode) })
+	}
+}
+
+func testKillReconnect(t *testing.T, blocking string) {
 	s := testenv.RequireServer(t, "mysql")
-	d, log := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ignore-errors", "1213,2013,2006"), Debug: true})
+	d, log := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ignore-errors", "1213,2013,2006", "mysql-blocking-io", blocking), Debug: true})
 	c, killer := testenv.Connect(t, d), testenv.Connect(t, d)
 	ctx := context.Background()
 	st, err := c.Prepare(ctx, "SELECT ?")
@@ -332,7 +341,7 @@ func TestKillReconnect(t *testing.T) {
 	}
 
 	// Not ignorable: a fatal 2013 with the reference's line.
-	d2, log2 := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	d2, log2 := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-blocking-io", blocking)})
 	c2 := testenv.Connect(t, d2)
 	id = testenv.Rows(testenv.MustQuery(t, c2, "SELECT CONNECTION_ID()"))[0][0]
 	testenv.MustQuery(t, killer, "KILL CONNECTION "+id)
@@ -509,8 +518,14 @@ func TestBadSSLMode(t *testing.T) {
 }
 
 func TestCancelledContext(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run("blocking-io="+mode, func(t *testing.T) { testCancelledContext(t, mode) })
+	}
+}
+
+func testCancelledContext(t *testing.T, blocking string) {
 	s := testenv.RequireServer(t, "mysql")
-	d, log := openDriver(t, drivers.Config{Values: s.Values(nil)})
+	d, log := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-blocking-io", blocking)})
 	c := testenv.Connect(t, d)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

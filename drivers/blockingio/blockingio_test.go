@@ -1,0 +1,122 @@
+package blockingio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// blockedIn reports whether a thread of this process is in the system call
+// described by prefix ("<nr> <first argument>").
+func blockedIn(prefix string) bool {
+	files, _ := filepath.Glob("/proc/self/task/*/syscall")
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.HasPrefix(string(b), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// pair returns a wrapped client connection and the server side.
+func pair(t *testing.T) (*Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	acc := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		acc <- c
+	}()
+	nc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Wrap(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := <-acc
+	t.Cleanup(func() { c.Close(); srv.Close() })
+	return c, srv
+}
+
+func TestRoundTrip(t *testing.T) {
+	c, srv := pair(t)
+	go func() {
+		buf := make([]byte, 5)
+		if _, err := io.ReadFull(srv, buf); err == nil {
+			srv.Write(append([]byte("re:"), buf...))
+		}
+	}()
+	if n, err := c.Write([]byte("hello")); n != 5 || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	got := make([]byte, 8)
+	if _, err := io.ReadFull(c, got); err != nil || string(got) != "re:hello" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	if c.RemoteAddr().String() != srv.LocalAddr().String() {
+		t.Errorf("RemoteAddr %v, want %v", c.RemoteAddr(), srv.LocalAddr())
+	}
+	srv.Close()
+	if _, err := c.Read(got); err != io.EOF {
+		t.Errorf("read after the peer closed: %v, want EOF", err)
+	}
+}
+
+// Close must wake a Read blocked in the kernel: that is how a cancelled
+// query is interrupted.
+func TestCloseWakesBlockedRead(t *testing.T) {
+	c, _ := pair(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Read(make([]byte, 1))
+		done <- err
+	}()
+	// Wait until a thread of ours is blocked in read(2) on the socket
+	// (Linux shows it in /proc/self/task/*/syscall), then close.
+	want := fmt.Sprintf("0 0x%x ", c.fd)
+	deadline := time.Now().Add(10 * time.Second)
+	for !blockedIn(want) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Read never blocked in the kernel")
+		}
+		runtime.Gosched()
+	}
+	c.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Read on a closed connection succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read stayed blocked after Close")
+	}
+	if err := c.Close(); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("second Close = %v, want net.ErrClosed", err)
+	}
+	if _, err := c.Write([]byte("x")); err == nil {
+		t.Error("Write on a closed connection succeeded")
+	}
+}
+
+func TestDeadlines(t *testing.T) {
+	c, _ := pair(t)
+	if err := c.SetDeadline(time.Time{}); err != nil {
+		t.Errorf("clearing the deadline: %v", err)
+	}
+	if err := c.SetReadDeadline(time.Now()); !errors.Is(err, ErrNoDeadlines) {
+		t.Errorf("SetReadDeadline(now) = %v, want ErrNoDeadlines", err)
+	}
+}
