@@ -301,7 +301,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			DryRun: values.Bool("db-dry-run"), Log: w},
 		Out: w, Rand: rcfg, Threads: cfg.Threads, Argv: append([]string{"sysbench"}, args...),
 		Command: cl.command, VersionString: versionString(), Bundled: lua.Scripts,
-		Percentiles: cfg.Percentiles, Declared: declared, Ctx: ctx,
+		Declared: declared, Ctx: ctx,
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	s, err := luaapi.Load(env, cl.testname)

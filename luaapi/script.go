@@ -37,7 +37,6 @@ type Env struct {
 	Command       string
 	VersionString string
 	Bundled       fs.FS // embedded lua/ scripts
-	Percentiles   []float64
 	// Background is the number of helper threads the reference seeds
 	// before the workers (report, --rate generator, checkpoints).
 	Background int

@@ -3,7 +3,6 @@ package luaapi
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -783,5 +782,3 @@ func (s *sqlStmt) loadLegacy(L *lua.LState) {
 		}
 	}
 }
-
-var _ = strconv.Itoa

@@ -1,8 +1,6 @@
 package luaapi
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,7 +26,6 @@ type runtime struct {
 	loop   *engine.Loop        // set while a custom thread_run runs
 	conns  []*sqlConn
 	legacy *sqlConn // the 0.5-era API's implicit connection
-	buf    []byte   // scratch for string building
 	// jsonOpen is set once report_json printed its opening bracket.
 	jsonOpen bool
 }
@@ -354,6 +351,3 @@ DB_ERROR_FAILED = sb.db.DB_ERROR_FAILED
 mysql_table_engine = mysql_table_engine or "innodb"
 myisam_max_rows = 1000000
 `
-
-var _ = context.Background
-var _ = fmt.Sprintf

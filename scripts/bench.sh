@@ -79,5 +79,96 @@ for db in mysql pgsql; do
 	done
 	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
 done
+
+# --- client capacity without a server: dry run events/s ------------------
+dry() { # TOOL THREADS -> events/s
+	"$1" oltp_read_write --mysql-dry-run --threads="$2" --time="$secs" run 2>/dev/null |
+		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
+}
+echo
+printf "%-28s %12s %12s %7s\n" "dry run oltp_read_write" ours sysbench ratio
+for th in 1 2; do
+	o=() r=()
+	for i in $(seq "$pairs"); do
+		o+=("$(dry "$bin" $th)")
+		if [ -n "$ref" ]; then r+=("$(dry "$ref" $th)"); fi
+	done
+	om=$(printf '%s\n' "${o[@]}" | median) rm=nan ratio=nan
+	if [ -n "$ref" ]; then
+		rm=$(printf '%s\n' "${r[@]}" | median)
+		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
+	fi
+	printf "%-28s %12s %12s %7s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio"
+	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio},"
+done
+
+# --- peak RSS at 512 threads ---------------------------------------------
+rss() { # TOOL ARGS... -> peak RSS in MiB
+	local t
+	t=$(mktemp)
+	/usr/bin/time -f "%M" -o "$t" "$@" >/dev/null 2>&1 || true
+	awk '{printf "%.0f", $1/1024}' "$t"
+	rm -f "$t"
+}
+echo
+printf "%-28s %12s %12s %7s\n" "peak RSS, MiB" ours sysbench ratio
+for what in dry pgsql; do
+	if [ $what = dry ]; then args="oltp_read_write --mysql-dry-run"; else args="oltp_point_select $pgsql_opts --tables=1 --table-size=$size"; fi
+	"$bin" oltp_point_select $pgsql_opts --tables=1 --table-size="$size" prepare >/dev/null 2>&1 || true
+	o=$(rss "$bin" $args --threads=512 --time=5 run)
+	r=nan ratio=nan
+	if [ -n "$ref" ]; then
+		r=$(rss "$ref" $args --threads=512 --time=5 run)
+		ratio=$(awk -v a="$o" -v b="$r" 'BEGIN {printf "%.2f", a/b}')
+	fi
+	"$bin" oltp_point_select $pgsql_opts --tables=1 cleanup >/dev/null 2>&1 || true
+	printf "%-28s %12s %12s %7s\n" "512 threads, $what" "$o" "$r" "$ratio"
+	json="$json{\"db\":\"$what\",\"workload\":\"rss_512_threads\",\"rss_mib_ours\":$o,\"rss_mib_ref\":$r,\"rss_ratio\":$ratio},"
+done
+
+# --- prepare wall time: --tables=10 --table-size=100000 --------------------
+wall() { # TOOL DB -> seconds
+	local opts t0 t1
+	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$1" oltp_read_write $opts --tables=10 cleanup >/dev/null 2>&1 || true
+	t0=$(date +%s.%N)
+	"$1" oltp_read_write $opts --tables=10 --table-size=100000 --threads=10 prepare >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	"$1" oltp_read_write $opts --tables=10 cleanup >/dev/null 2>&1 || true
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b-a}'
+}
+echo
+printf "%-28s %12s %12s %7s\n" "prepare 10x100000, s" ours sysbench ratio
+for db in mysql pgsql; do
+	o=$(wall "$bin" $db) r=nan ratio=nan
+	if [ -n "$ref" ]; then
+		r=$(wall "$ref" $db)
+		ratio=$(awk -v a="$o" -v b="$r" 'BEGIN {printf "%.2f", a/b}')
+	fi
+	printf "%-28s %12s %12s %7s\n" "$db" "$o" "$r" "$ratio"
+	json="$json{\"db\":\"$db\",\"workload\":\"prepare_10x100000\",\"seconds_ours\":$o,\"seconds_ref\":$r,\"ratio\":$ratio},"
+done
+
+# --- latency at equal throughput: --rate below saturation ----------------
+rate=${BENCH_RATE:-2000}
+lat() { # TOOL DB -> "p95 p99"
+	local opts a b
+	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	a=$("$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --percentile=95 run 2>/dev/null | awk '/95th percentile:/ {print $3}')
+	b=$("$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --percentile=99 run 2>/dev/null | awk '/99th percentile:/ {print $3}')
+	echo "$a $b"
+}
+echo
+printf "%-28s %10s %10s %10s %10s\n" "--rate=$rate point_select" p95_ours p95_ref p99_ours p99_ref
+for db in mysql pgsql; do
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" prepare >/dev/null 2>&1 || true
+	read -r o95 o99 <<<"$(lat "$bin" $db)"
+	r95=nan r99=nan
+	if [ -n "$ref" ]; then read -r r95 r99 <<<"$(lat "$ref" $db)"; fi
+	"$bin" oltp_point_select $opts --tables=1 cleanup >/dev/null 2>&1 || true
+	printf "%-28s %10s %10s %10s %10s\n" "$db" "$o95" "$r95" "$o99" "$r99"
+	json="$json{\"db\":\"$db\",\"workload\":\"rate_${rate}_point_select\",\"p95_ours\":${o95:-null},\"p95_ref\":${r95:-null},\"p99_ours\":${o99:-null},\"p99_ref\":${r99:-null}},"
+done
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
 echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"

@@ -139,7 +139,7 @@ skip-name-resolve
 skip-log-bin
 skip-external-locking
 performance_schema=OFF
-max_connections=512
+max_connections=600
 innodb_buffer_pool_size=256M
 innodb_log_file_size=64M
 innodb_log_buffer_size=8M
@@ -251,7 +251,7 @@ pg_start() {
 listen_addresses = '127.0.0.1'
 port = $PGSQL_PORT
 unix_socket_directories = '$pg'
-max_connections = 300
+max_connections = 600
 shared_buffers = 128MB
 password_encryption = scram-sha-256
 logging_collector = off
