@@ -59,6 +59,12 @@ type driver struct {
 	// takes a lock that SQLite's busy handler does not wait for, so two
 	// workers connecting at once could fail with "database is locked".
 	openMu sync.Mutex
+	// writer is held by the connection writing: from BEGIN IMMEDIATE (or
+	// the first write of a transaction) to COMMIT/ROLLBACK, or around one
+	// autocommit write. SQLite lets one writer in at a time and makes the
+	// others poll with growing sleeps, which starves some workers for
+	// seconds; queueing on a Go mutex hands the lock over in order instead.
+	writer sync.Mutex
 }
 
 // Open validates the sqlite-* options.
@@ -132,6 +138,68 @@ type conn struct {
 	args []any // reused for Execute
 	sql  []byte
 	gen  int // incremented by each (re)open: statements of an older one are stale
+
+	inTx  bool // between BEGIN and COMMIT/ROLLBACK
+	holds bool // holds d.writer
+}
+
+// gate says how a statement takes part in the writer queue.
+type gate int
+
+const (
+	gateNone   gate = iota // reads
+	gateBegin              // BEGIN: a transaction starts (IMMEDIATE/EXCLUSIVE ones write)
+	gateBeginW             // BEGIN IMMEDIATE / EXCLUSIVE
+	gateEnd                // COMMIT, END, ROLLBACK
+	gateWrite              // statements that write
+)
+
+func gateOf(q string) gate {
+	switch keyword(q) {
+	case "BEGIN":
+		u := strings.ToUpper(q)
+		if strings.Contains(u, "IMMEDIATE") || strings.Contains(u, "EXCLUSIVE") {
+			return gateBeginW
+		}
+		return gateBegin
+	case "COMMIT", "END", "ROLLBACK":
+		if strings.Contains(strings.ToUpper(q), " TO ") { // ROLLBACK TO savepoint
+			return gateNone
+		}
+		return gateEnd
+	case "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "VACUUM", "REINDEX", "ANALYZE":
+		return gateWrite
+	}
+	return gateNone
+}
+
+// enter queues for the writer lock before a statement that needs it.
+func (c *conn) enter(g gate) {
+	if (g == gateBeginW || g == gateWrite) && !c.holds {
+		c.d.writer.Lock()
+		c.holds = true
+	}
+}
+
+// leave updates the transaction state after a statement ran (err is its
+// outcome) and releases the writer lock when the writing is over.
+func (c *conn) leave(g gate, err error) {
+	switch g {
+	case gateBegin, gateBeginW:
+		c.inTx = err == nil
+	case gateEnd:
+		c.inTx = false
+	}
+	if c.holds && !c.inTx {
+		c.release()
+	}
+}
+
+func (c *conn) release() {
+	if c.holds {
+		c.holds = false
+		c.d.writer.Unlock()
+	}
 }
 
 var _ drivers.Conn = (*conn)(nil)
@@ -164,6 +232,8 @@ func (c *conn) Reconnect(ctx context.Context) error {
 }
 
 func (c *conn) Close() error {
+	c.inTx = false
+	c.release()
 	if c.sc != nil {
 		c.sc.Close()
 		c.sc = nil
@@ -187,12 +257,32 @@ func (c *conn) Query(ctx context.Context, query string) (drivers.Result, error) 
 	if c.sc == nil {
 		return nil, c.closedError(query)
 	}
-	cnt := classify(query)
-	if returnsRows(query) {
-		rows, err := c.sc.QueryContext(ctx, query)
+	g := gateOf(query)
+	c.enter(g)
+	res, err := c.run(ctx, query, classify(query), returnsRows(query), nil, nil)
+	c.leave(g, err)
+	return res, err
+}
+
+// run executes a statement (st, or the text query when st is nil).
+func (c *conn) run(ctx context.Context, query string, cnt drivers.Counter, rowsWanted bool, st *sql.Stmt, args []any) (drivers.Result, error) {
+	if rowsWanted {
+		var rows *sql.Rows
+		var err error
+		if st != nil {
+			rows, err = st.QueryContext(ctx, args...)
+		} else {
+			rows, err = c.sc.QueryContext(ctx, query)
+		}
 		return c.fill(ctx, rows, err, cnt, query)
 	}
-	r, err := c.sc.ExecContext(ctx, query)
+	var r sql.Result
+	var err error
+	if st != nil {
+		r, err = st.ExecContext(ctx, args...)
+	} else {
+		r, err = c.sc.ExecContext(ctx, query)
+	}
 	return c.done(ctx, r, err, cnt, query)
 }
 
@@ -203,7 +293,7 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 	if c.sc == nil {
 		return nil, c.closedError(query)
 	}
-	s := &stmt{c: c, query: query, counter: classify(query), rows: returnsRows(query)}
+	s := &stmt{c: c, query: query, counter: classify(query), rows: returnsRows(query), gate: gateOf(query)}
 	if c.d.psMode == drivers.PSDisable {
 		return s, nil
 	}
@@ -221,6 +311,7 @@ type stmt struct {
 	query   string
 	counter drivers.Counter
 	rows    bool
+	gate    gate
 	gen     int // the connection generation st was prepared on
 }
 
@@ -251,12 +342,10 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 	for i := range args {
 		c.args = append(c.args, argValue(&args[i]))
 	}
-	if s.rows {
-		rows, err := s.st.QueryContext(ctx, c.args...)
-		return c.fill(ctx, rows, err, s.counter, s.query)
-	}
-	r, err := s.st.ExecContext(ctx, c.args...)
-	return c.done(ctx, r, err, s.counter, s.query)
+	c.enter(s.gate)
+	res, err := c.run(ctx, s.query, s.counter, s.rows, s.st, c.args)
+	c.leave(s.gate, err)
+	return res, err
 }
 
 func (s *stmt) Close() error {
@@ -358,6 +447,8 @@ func (c *conn) fail(ctx context.Context, err error, op, query string) error {
 		// Like sysbench's PostgreSQL driver: a restarted event must not
 		// find itself inside the failed transaction.
 		_, _ = c.sc.ExecContext(context.Background(), "ROLLBACK")
+		c.inTx = false
+		c.release()
 		return e
 	}
 	c.d.log.printf("FATAL: %s failed: %d %s\n", op, e.Code, e.Msg)
