@@ -112,6 +112,23 @@ func TestSQLAPI(t *testing.T) {
 			if !strings.Contains(out, "ignored errors:                      20") {
 				t.Errorf("each event raises one ignorable error (duplicate key): want 20 ignored errors\n%s", out)
 			}
+
+			// The 0.5-era db_* API.
+			out, code = runCLI(t, append([]string{"testdata/scripts/legacy_db.lua", "--events=50", "--threads=2", "run"}, conn...)...)
+			if code != 0 || !strings.Contains(out, "legacy db ok 0") || !strings.Contains(out, "legacy db ok 1") {
+				t.Errorf("legacy db API: exit %d\n%s", code, out)
+			}
+			if !strings.Contains(out, "total number of events:              50") {
+				t.Errorf("legacy db API: want 50 events\n%s", out)
+			}
+
+			// Several results from one query (SQLite runs one statement a query).
+			if db != "sqlite" {
+				out, code = runCLI(t, append([]string{"testdata/scripts/multi_result.lua", "--events=1", "run"}, conn...)...)
+				if code != 0 || !strings.Contains(out, "multi ok") {
+					t.Errorf("more_results/next_result: exit %d\n%s", code, out)
+				}
+			}
 		})
 	}
 }
