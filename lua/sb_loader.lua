@@ -128,4 +128,26 @@ function loader.load_slice(con, tid, tbl, insert, first, last, row)
    con:bulk_insert_done()
 end
 
+-- MySQL client errors for a lost connection: listed in
+-- --mysql-ignore-errors, the driver reconnects and the event restarts.
+local lost_connection = {[2006] = true, [2011] = true, [2013] = true,
+                         [2055] = true}
+
+-- Installs sysbench.hooks.before_restart_event for a workload whose events
+-- run transactions: after a reconnect the server has forgotten the
+-- prepared statements, so reprepare() makes them again; any other
+-- ignorable error (deadlock, MySQL lock wait timeout, busy SQLite file)
+-- rolls back what the failed event left open, so the retry cannot commit
+-- half a transaction. get_con returns the thread's connection.
+function loader.restart_hook(reprepare, get_con)
+   sysbench.hooks.before_restart_event = function(errdesc)
+      if lost_connection[errdesc.sql_errno] then
+         reprepare()
+         return
+      end
+      local con = get_con()
+      pcall(con.query, con, "ROLLBACK")
+   end
+end
+
 return loader

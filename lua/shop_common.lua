@@ -860,20 +860,8 @@ end
 -- Errors
 -- ---------------------------------------------------------------------------
 
-local reconnect_errors = {[2006] = true, [2011] = true, [2013] = true,
-                          [2055] = true}
-
--- An ignorable error (deadlock, lock wait timeout, busy SQLite file)
--- restarts the event. A lock wait timeout leaves MySQL's transaction open
--- with some statements applied; roll it back so the retried event cannot
--- commit half an order. After a reconnect the server has forgotten our
--- statements: prepare them again.
-function sysbench.hooks.before_restart_event(errdesc)
-   if reconnect_errors[errdesc.sql_errno] then
-      close_statements()
-      s = {all = {}}
-      prepare_statements()
-      return
-   end
-   pcall(con.query, con, "ROLLBACK")
-end
+loader.restart_hook(function()
+   close_statements()
+   s = {all = {}}
+   prepare_statements()
+end, function() return con end)

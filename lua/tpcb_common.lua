@@ -359,18 +359,8 @@ end
 -- Errors
 -- ---------------------------------------------------------------------------
 
-local reconnect_errors = {[2006] = true, [2011] = true, [2013] = true,
-                          [2055] = true}
-
--- Before an ignorable error restarts the event: roll back whatever a MySQL
--- lock wait timeout left open (so the retry cannot commit half a
--- transaction), or prepare the statements again after a reconnect.
-function sysbench.hooks.before_restart_event(errdesc)
-   if reconnect_errors[errdesc.sql_errno] then
-      close_statements()
-      s = {all = {}}
-      prepare_statements()
-      return
-   end
-   pcall(con.query, con, "ROLLBACK")
-end
+loader.restart_hook(function()
+   close_statements()
+   s = {all = {}}
+   prepare_statements()
+end, function() return con end)
