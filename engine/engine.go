@@ -174,12 +174,18 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		runErr   error
 		runErrMu sync.Mutex
 	)
+	// The first worker error is printed when it happens, as the
+	// reference does; the run then stops and still reports.
 	setRunErr := func(err error) {
 		runErrMu.Lock()
-		if runErr == nil {
+		first := runErr == nil
+		if first {
 			runErr = err
 		}
 		runErrMu.Unlock()
+		if first {
+			r.printErr(err)
+		}
 		r.failed.Store(true)
 		r.stop()
 	}
@@ -273,32 +279,26 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
 		forced = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
 	}
-	interrupted := false
 	select {
 	case <-done:
 	case <-ctx.Done():
-		interrupted = true
 		r.stop()
 		select {
 		case <-done:
 		case <-forced:
-			return r.forcedShutdown(bgCancel, &bg, cancelWorkers)
+			return r.forcedShutdown(bgCancel, cancelWorkers)
 		}
 	case <-forced:
-		return r.forcedShutdown(bgCancel, &bg, cancelWorkers)
+		return r.forcedShutdown(bgCancel, cancelWorkers)
 	}
 	endNS := r.now()
 	r.stop()
 	bgCancel()
 	bg.Wait()
-	_ = interrupted
 
 	runErrMu.Lock()
 	err := runErr
 	runErrMu.Unlock()
-	if err != nil {
-		r.printErr(err)
-	}
 	if rc, ok := t.(ReportsCloser); ok {
 		r.outMu.Lock()
 		rc.CloseReports(out)
@@ -616,7 +616,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 	}
 }
 
-func (r *runState) forcedShutdown(bgCancel context.CancelFunc, bg *sync.WaitGroup, cancelWorkers context.CancelFunc) error {
+func (r *runState) forcedShutdown(bgCancel, cancelWorkers context.CancelFunc) error {
 	r.failed.Store(true)
 	r.stop()
 	now := r.now()
