@@ -57,7 +57,8 @@ func getRuntime(L *lua.LState) *runtime {
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtime, error) {
-	L := lua.NewState(lua.Options{CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	openLibs(L)
 	rtTid := tid
 	if rtTid < 0 {
 		rtTid = 0
@@ -105,6 +106,29 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
+}
+
+// openLibs opens Lua 5.1's standard libraries; gopher-lua's own channel
+// library is left out (sysbench scripts have no use for it).
+func openLibs(L *lua.LState) {
+	for _, lib := range []struct {
+		name string
+		fn   lua.LGFunction
+	}{
+		{lua.LoadLibName, lua.OpenPackage},
+		{lua.BaseLibName, lua.OpenBase},
+		{lua.TabLibName, lua.OpenTable},
+		{lua.IoLibName, lua.OpenIo},
+		{lua.OsLibName, lua.OpenOs},
+		{lua.StringLibName, lua.OpenString},
+		{lua.MathLibName, lua.OpenMath},
+		{lua.DebugLibName, lua.OpenDebug},
+		{lua.CoroutineLibName, lua.OpenCoroutine},
+	} {
+		L.Push(L.NewFunction(lib.fn))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
 }
 
 // registerOutput sends print and io.write to the run's output writer, so
