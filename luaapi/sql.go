@@ -369,7 +369,15 @@ func (c *sqlConn) bulkFlush(L *lua.LState) {
 		return
 	}
 	q := string(c.bulk)
-	res, err := c.conn.Query(c.ctx(), q)
+	var res drivers.Result
+	var err error
+	handled := false
+	if bl, ok := c.conn.(drivers.BulkLoader); ok {
+		res, handled, err = bl.BulkInsert(c.ctx(), q)
+	}
+	if !handled {
+		res, err = c.conn.Query(c.ctx(), q)
+	}
 	if err != nil {
 		c.raise(L, err, q)
 	}

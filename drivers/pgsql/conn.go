@@ -28,6 +28,7 @@ type conn struct {
 	// stdStrings is standard_conforming_strings: when off, backslashes in
 	// client-side substituted strings must be doubled.
 	stdStrings bool
+	copyBuf    []byte // BulkInsert's COPY data, reused
 
 	// results of the last call; more than one after a multi-statement query.
 	results []*result

@@ -711,3 +711,36 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func TestBulkInsertCopy(t *testing.T) {
+	d, log := open(t, drivers.PSAuto)
+	c := testenv.Connect(t, d)
+	ctx := context.Background()
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE b (id serial, n int, s text, f float8)")
+	bl := c.(drivers.BulkLoader)
+	res, handled, err := bl.BulkInsert(ctx, "INSERT INTO b (n, s, f) VALUES (1, 'it''s', 1.5), (2, NULL, -2e1), (3, 'tab\there', NULL)")
+	if err != nil || !handled {
+		t.Fatalf("BulkInsert: handled %v, %v", handled, err)
+	}
+	if res.Counter() != drivers.CntWrite || res.NRows() != 3 {
+		t.Errorf("counter %d nrows %d, want write and 3", res.Counter(), res.NRows())
+	}
+	got := fmt.Sprint(testenv.Rows(testenv.MustQuery(t, c, "SELECT id, n, coalesce(s, 'NULL'), coalesce(f::text, 'NULL') FROM b ORDER BY id")))
+	if want := "[[1 1 it's 1.5] [2 2 NULL -20] [3 3 tab\there NULL]]"; got != want {
+		t.Errorf("rows %s, want %s", got, want)
+	}
+	// Values that are not literals are left to a plain INSERT.
+	if _, handled, _ := bl.BulkInsert(ctx, "INSERT INTO b (n) VALUES (length('abc'))"); handled {
+		t.Error("a function call was sent through COPY")
+	}
+	// Errors come back as for a query: a unique violation is ignorable.
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE u (id int primary key)")
+	_, handled, err = bl.BulkInsert(ctx, "INSERT INTO u (id) VALUES (1), (1)")
+	if !handled {
+		t.Fatal("not handled")
+	}
+	wantKind(t, err, drivers.Ignorable, "23505")
+	if log.String() != "" {
+		t.Errorf("log %q", log)
+	}
+}
