@@ -37,25 +37,11 @@ func CopyText(dst []byte, query string, backslashEscapes bool) (target string, d
 	p.space()
 	if p.peek() == '(' {
 		cstart := p.i
-		p.i++
-		ncols = 0
-		for {
-			p.space()
-			if !p.ident() {
-				return "", dst, 0, false
-			}
-			ncols++
-			p.space()
-			if p.peek() == ',' {
-				p.i++
-				continue
-			}
-			if p.peek() != ')' {
-				return "", dst, 0, false
-			}
-			p.i++
-			break
+		n, good := p.tuple(func(int) bool { return p.ident() })
+		if !good {
+			return "", dst, 0, false
 		}
+		ncols = n
 		target = table + " " + query[cstart:p.i]
 	}
 	if !p.keyword("VALUES") {
@@ -64,34 +50,15 @@ func CopyText(dst []byte, query string, backslashEscapes bool) (target string, d
 	data = dst
 	for {
 		p.space()
-		if p.peek() != '(' {
-			return "", dst, 0, false
-		}
-		p.i++
-		n := 0
-		for {
-			p.space()
-			if n > 0 {
+		n, good := p.tuple(func(i int) bool {
+			if i > 0 {
 				data = append(data, '\t')
 			}
-			var good bool
-			data, good = p.value(data, backslashEscapes)
-			if !good {
-				return "", dst, 0, false
-			}
-			n++
-			p.space()
-			if p.peek() == ',' {
-				p.i++
-				continue
-			}
-			if p.peek() != ')' {
-				return "", dst, 0, false
-			}
-			p.i++
-			break
-		}
-		if ncols >= 0 && n != ncols {
+			var ok bool
+			data, ok = p.value(data, backslashEscapes)
+			return ok
+		})
+		if !good || ncols >= 0 && n != ncols {
 			return "", dst, 0, false
 		}
 		data = append(data, '\n')
@@ -115,6 +82,31 @@ func CopyText(dst []byte, query string, backslashEscapes bool) (target string, d
 type valuesParser struct {
 	s string
 	i int
+}
+
+// tuple parses "(item, item, ...)" starting at '(' and returns the number
+// of items; item(i) parses the i-th.
+func (p *valuesParser) tuple(item func(i int) bool) (int, bool) {
+	if p.peek() != '(' {
+		return 0, false
+	}
+	p.i++
+	for n := 0; ; n++ {
+		p.space()
+		if !item(n) {
+			return n, false
+		}
+		p.space()
+		switch p.peek() {
+		case ',':
+			p.i++
+		case ')':
+			p.i++
+			return n + 1, true
+		default:
+			return n, false
+		}
+	}
 }
 
 func (p *valuesParser) peek() byte {
