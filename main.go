@@ -304,6 +304,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Declared: declared, Ctx: ctx,
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
+	for _, f := range drv {
+		if f.Name == env.DriverName && f.BlockingIO != nil {
+			cfg.BlockingWorkers = f.BlockingIO(env.DriverConfig)
+		}
+	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
 		engine.Fatalf(w, "%v", err)

@@ -62,6 +62,10 @@ type Factory struct {
 	Options     []options.Option
 	// Open validates the options and returns a driver ready to connect.
 	Open func(cfg Config) (Driver, error)
+	// BlockingIO, if set, reports whether connections opened with cfg
+	// wait for the server in blocking system calls. The engine then gives
+	// each worker a processor of its own (engine.Config.BlockingWorkers).
+	BlockingIO func(cfg Config) bool
 }
 
 // Driver opens connections. It is shared by all worker threads and must be

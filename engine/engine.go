@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +35,11 @@ type Config struct {
 	Validate       bool
 	RandSeed       int64
 	Verbosity      int
+	// BlockingWorkers gives every worker a processor (GOMAXPROCS) of its
+	// own, for drivers that wait for the server in blocking system calls:
+	// a reply then wakes exactly the thread waiting for it, with no
+	// hand-over between OS threads as through Go's netpoller.
+	BlockingWorkers bool
 }
 
 // maxQueue is the --rate event queue capacity, as the reference's.
@@ -113,6 +120,26 @@ func (w *WorkerStats) load() (c [CntMax]uint64) {
 	return c
 }
 
+// procPerWorker gives every worker a processor of its own, plus one for
+// the reporter, for the length of a run, unless GOMAXPROCS was set in the
+// environment. It returns the function restoring the previous setting.
+//
+// A worker that returns from a blocking system call then finds its
+// processor free; with fewer processors than workers the runtime would
+// hand processors between OS threads on every reply, costing the CPU the
+// database server on the same machine needs. (The workers still pass
+// through the scheduler now and then: see blockingio.)
+func procPerWorker(threads int) (restore func()) {
+	const maxProcs = 1024
+	prev := runtime.GOMAXPROCS(0)
+	want := min(threads+1, maxProcs)
+	if os.Getenv("GOMAXPROCS") != "" || want <= prev {
+		return func() {}
+	}
+	runtime.GOMAXPROCS(want)
+	return func() { runtime.GOMAXPROCS(prev) }
+}
+
 // Run runs the test: the header, workers, reports and the final report.
 // Interrupting ctx (SIGINT) stops the run: no event starts after it, the
 // events running are abandoned (the queries they wait for are cancelled,
@@ -138,6 +165,10 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		if err := p.Prepare(ctx); err != nil {
 			return err
 		}
+	}
+
+	if cfg.BlockingWorkers {
+		defer procPerWorker(cfg.Threads)()
 	}
 
 	nshards := cfg.Threads

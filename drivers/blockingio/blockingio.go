@@ -9,15 +9,17 @@
 // sleeps in the kernel and the kernel wakes exactly that thread when the
 // reply arrives.
 //
-// Deadlines are not supported (the drivers do not use them); a blocked
-// call is interrupted by Close, which shuts the socket down.
+// A blocked call is interrupted by Close, or by a deadline, which ends the
+// connection (see SetDeadline).
 package blockingio
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -29,7 +31,28 @@ type Conn struct {
 	local  net.Addr
 	remote net.Addr
 	closed atomic.Bool
+
+	mu      sync.Mutex // orders Close and deadline expiry
+	timer   *time.Timer
+	expired atomic.Bool
+
+	// A read buffer, as libmysqlclient's and libpq's: a reply of many rows
+	// arrives in one read(2), whatever size the driver asks for at a time.
+	rbuf       []byte
+	rpos, rend int
+
+	lastYield time.Time
 }
+
+// yieldEvery is how long a goroutine talking through Conn goes without
+// passing through the scheduler. One that only ever blocks in system calls
+// never does, and Go's sysmon takes its processor away after 10 ms as from
+// a goroutine that hogs it, then keeps polling every 20 µs: a yield now and
+// then, at the start of a request, costs far less.
+const yieldEvery = 5 * time.Millisecond
+
+// readBufSize is the read buffer's size, allocated on the first read.
+const readBufSize = 16 << 10
 
 var _ net.Conn = (*Conn)(nil)
 
@@ -63,11 +86,32 @@ func Wrap(nc net.Conn) (*Conn, error) {
 	return c, nil
 }
 
-// Read reads with one blocking read(2).
+// Read returns buffered bytes, or waits for more with one blocking
+// read(2). Reads as large as the buffer bypass it.
 func (c *Conn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if c.rpos < c.rend {
+		n := copy(p, c.rbuf[c.rpos:c.rend])
+		c.rpos += n
+		return n, nil
+	}
+	if len(p) >= readBufSize {
+		return c.read(p)
+	}
+	if c.rbuf == nil {
+		c.rbuf = make([]byte, readBufSize)
+	}
+	n, err := c.read(c.rbuf)
+	if err != nil {
+		return 0, err
+	}
+	c.rpos, c.rend = copy(p, c.rbuf[:n]), n
+	return c.rpos, nil
+}
+
+func (c *Conn) read(p []byte) (int, error) {
 	for {
 		n, err := syscall.Read(c.fd, p)
 		if err == syscall.EINTR {
@@ -77,6 +121,10 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return 0, c.opError("read", err)
 		}
 		if n == 0 {
+			if c.closed.Load() || c.expired.Load() {
+				// Our own shutdown, not the server's end of file.
+				return 0, c.opError("read", io.EOF)
+			}
 			return 0, io.EOF
 		}
 		return n, nil
@@ -85,6 +133,10 @@ func (c *Conn) Read(p []byte) (int, error) {
 
 // Write writes all of p.
 func (c *Conn) Write(p []byte) (int, error) {
+	if now := time.Now(); now.Sub(c.lastYield) >= yieldEvery {
+		c.lastYield = now
+		runtime.Gosched()
+	}
 	done := 0
 	for done < len(p) {
 		n, err := syscall.Write(c.fd, p[done:])
@@ -102,6 +154,8 @@ func (c *Conn) Write(p []byte) (int, error) {
 func (c *Conn) opError(op string, err error) error {
 	if c.closed.Load() {
 		err = net.ErrClosed
+	} else if c.expired.Load() {
+		err = os.ErrDeadlineExceeded
 	}
 	return &net.OpError{Op: op, Net: c.remote.Network(), Addr: c.remote, Err: err}
 }
@@ -109,8 +163,14 @@ func (c *Conn) opError(op string, err error) error {
 // Close shuts the socket down, which also wakes a call blocked on it, and
 // releases the descriptor.
 func (c *Conn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if !c.closed.CompareAndSwap(false, true) {
 		return net.ErrClosed
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
 	}
 	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
 	return syscall.Close(c.fd)
@@ -122,21 +182,47 @@ func (c *Conn) LocalAddr() net.Addr { return c.local }
 // RemoteAddr is the server's address.
 func (c *Conn) RemoteAddr() net.Addr { return c.remote }
 
-// ErrNoDeadlines is what the deadline setters return for a non-zero time.
-var ErrNoDeadlines = errors.New("blockingio: deadlines are not supported")
-
-// SetDeadline accepts only the zero time (no deadline).
-func (c *Conn) SetDeadline(t time.Time) error { return noDeadline(t) }
-
-// SetReadDeadline accepts only the zero time.
-func (c *Conn) SetReadDeadline(t time.Time) error { return noDeadline(t) }
-
-// SetWriteDeadline accepts only the zero time.
-func (c *Conn) SetWriteDeadline(t time.Time) error { return noDeadline(t) }
-
-func noDeadline(t time.Time) error {
-	if t.IsZero() {
+// SetDeadline arranges for the connection to end at t: when t passes (at
+// once if it has) the socket is shut down, which fails the call blocked on
+// it and every later one with os.ErrDeadlineExceeded. The zero time cancels
+// a deadline still to come. That is what the drivers use deadlines for:
+// to interrupt a cancelled call, after which they give the connection up.
+func (c *Conn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if t.IsZero() || c.closed.Load() {
 		return nil
 	}
-	return ErrNoDeadlines
+	if d := time.Until(t); d > 0 {
+		c.timer = time.AfterFunc(d, c.expire)
+		return nil
+	}
+	c.expireLocked()
+	return nil
+}
+
+// SetReadDeadline is SetDeadline: a passed deadline ends the connection.
+func (c *Conn) SetReadDeadline(t time.Time) error { return c.SetDeadline(t) }
+
+// SetWriteDeadline is SetDeadline: a passed deadline ends the connection.
+func (c *Conn) SetWriteDeadline(t time.Time) error { return c.SetDeadline(t) }
+
+func (c *Conn) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.expireLocked()
+}
+
+// expireLocked shuts the socket down, unless Close released the
+// descriptor (its number may belong to another file by now).
+func (c *Conn) expireLocked() {
+	if c.closed.Load() || c.expired.Load() {
+		return
+	}
+	c.expired.Store(true)
+	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
 }

@@ -25,6 +25,27 @@ func blockedIn(prefix string) bool {
 	return false
 }
 
+// blockedRead starts a Read on c and returns once a thread of ours is
+// blocked in read(2) on the socket (Linux shows it in
+// /proc/self/task/*/syscall); the Read's error arrives on the channel.
+func blockedRead(t *testing.T, c *Conn) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Read(make([]byte, 1))
+		done <- err
+	}()
+	want := fmt.Sprintf("0 0x%x ", c.fd)
+	deadline := time.Now().Add(10 * time.Second)
+	for !blockedIn(want) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Read never blocked in the kernel")
+		}
+		runtime.Gosched()
+	}
+	return done
+}
+
 // pair returns a wrapped client connection and the server side.
 func pair(t *testing.T) (*Conn, net.Conn) {
 	t.Helper()
@@ -79,21 +100,7 @@ func TestRoundTrip(t *testing.T) {
 // query is interrupted.
 func TestCloseWakesBlockedRead(t *testing.T) {
 	c, _ := pair(t)
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Read(make([]byte, 1))
-		done <- err
-	}()
-	// Wait until a thread of ours is blocked in read(2) on the socket
-	// (Linux shows it in /proc/self/task/*/syscall), then close.
-	want := fmt.Sprintf("0 0x%x ", c.fd)
-	deadline := time.Now().Add(10 * time.Second)
-	for !blockedIn(want) {
-		if time.Now().After(deadline) {
-			t.Fatal("the Read never blocked in the kernel")
-		}
-		runtime.Gosched()
-	}
+	done := blockedRead(t, c)
 	c.Close()
 	select {
 	case err := <-done:
@@ -112,11 +119,45 @@ func TestCloseWakesBlockedRead(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
-	c, _ := pair(t)
+	c, srv := pair(t)
 	if err := c.SetDeadline(time.Time{}); err != nil {
 		t.Errorf("clearing the deadline: %v", err)
 	}
-	if err := c.SetReadDeadline(time.Now()); !errors.Is(err, ErrNoDeadlines) {
-		t.Errorf("SetReadDeadline(now) = %v, want ErrNoDeadlines", err)
+	// A deadline cancelled before it passes leaves the connection alone.
+	if err := c.SetDeadline(time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Time{})
+	go srv.Write([]byte("ok"))
+	buf := make([]byte, 2)
+	if _, err := io.ReadFull(c, buf); err != nil || string(buf) != "ok" {
+		t.Fatalf("read after a cancelled deadline: %q, %v", buf, err)
+	}
+
+	// A deadline passing wakes the blocked read with a timeout.
+	c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_, err := c.Read(buf)
+	var ne net.Error
+	if !errors.Is(err, os.ErrDeadlineExceeded) || !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("read past the deadline = %v, want a timeout", err)
+	}
+	// and the connection stays ended.
+	c.SetDeadline(time.Time{})
+	if _, err := c.Write([]byte("x")); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("write after the deadline = %v, want os.ErrDeadlineExceeded", err)
+	}
+}
+
+func TestPastDeadline(t *testing.T) {
+	c, _ := pair(t)
+	done := blockedRead(t, c)
+	c.SetWriteDeadline(time.Now())
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("blocked read after SetWriteDeadline(now) = %v, want os.ErrDeadlineExceeded", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a past deadline left the read blocked")
 	}
 }

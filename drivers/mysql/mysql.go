@@ -35,6 +35,7 @@ var Factory = drivers.Factory{
 	Description: "MySQL driver",
 	Options:     driverOptions,
 	Open:        Open,
+	BlockingIO:  blockingIO,
 }
 
 // driverOptions are the reference's --mysql-* options, in its order, then
@@ -56,7 +57,7 @@ var driverOptions = []options.Option{
 	{Name: "mysql-ssl-ca", Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-cert", Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-key", Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
-	{Name: "mysql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per connection as C clients do (less client CPU and latency than Go's netpoller); not used with SSL", Kind: options.Bool, Default: "off"},
+	{Name: "mysql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller); not used with SSL", Kind: options.Bool, Default: "on"},
 }
 
 // target is one place a connection can go: a TCP host:port or a socket.
@@ -87,15 +88,7 @@ type settings struct {
 // Open validates the options and returns a driver ready to connect. A dry
 // run returns the driver-neutral dry-run driver.
 func Open(cfg drivers.Config) (drivers.Driver, error) {
-	v := cfg.Values
-	if v == nil {
-		v = options.NewValues()
-	}
-	for _, o := range driverOptions {
-		if !o.NoDefault {
-			v.SetDefault(o.Name, o.Default)
-		}
-	}
+	v := withDefaults(cfg.Values)
 	if cfg.DryRun || v.Bool("mysql-dry-run") {
 		return dryrun.New(), nil
 	}
@@ -108,6 +101,30 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		log = io.Discard
 	}
 	return &drv{s: s, log: log}, nil
+}
+
+// withDefaults fills in the defaults of the options not given.
+func withDefaults(v *options.Values) *options.Values {
+	if v == nil {
+		v = options.NewValues()
+	}
+	for _, o := range driverOptions {
+		if !o.NoDefault {
+			v.SetDefault(o.Name, o.Default)
+		}
+	}
+	return v
+}
+
+// blockingIO reports whether connections will use blocking socket calls:
+// --mysql-blocking-io on a plain (not TLS) connection to a real server.
+func blockingIO(cfg drivers.Config) bool {
+	v := withDefaults(cfg.Values)
+	if cfg.DryRun || v.Bool("mysql-dry-run") || !v.Bool("mysql-blocking-io") {
+		return false
+	}
+	tc, _, err := tlsConfig(v)
+	return err == nil && tc == nil
 }
 
 func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {

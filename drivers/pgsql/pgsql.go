@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"sysbench-go/drivers"
+	"sysbench-go/drivers/blockingio"
 	"sysbench-go/drivers/dryrun"
 	"sysbench-go/options"
 )
@@ -39,8 +41,15 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
+		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (faster for long transactions, slower for point selects than Go's netpoller)", Kind: options.Bool, Default: "off"},
 	},
-	Open: Open,
+	Open:       Open,
+	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg.Values) },
+}
+
+// blockingIO reads --pgsql-blocking-io (default off).
+func blockingIO(v *options.Values) bool {
+	return v != nil && v.Bool("pgsql-blocking-io")
 }
 
 // defaultIgnorable are the SQLSTATEs sysbench 1.0.20 rolls back and ignores:
@@ -64,9 +73,10 @@ type driver struct {
 	ignoreAll bool
 	ignore    map[string]bool
 
-	psMode drivers.PSMode
-	debug  bool
-	log    *lineWriter
+	psMode   drivers.PSMode
+	debug    bool
+	blocking bool // --pgsql-blocking-io
+	log      *lineWriter
 
 	next atomic.Uint64 // connections opened so far, for round-robin
 }
@@ -94,12 +104,13 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	}
 
 	d := &driver{
-		user:   str("pgsql-user", "sbtest"),
-		db:     str("pgsql-db", "sbtest"),
-		psMode: cfg.PSMode,
-		debug:  cfg.Debug,
-		log:    &lineWriter{w: cfg.Log},
-		ignore: map[string]bool{},
+		user:     str("pgsql-user", "sbtest"),
+		db:       str("pgsql-db", "sbtest"),
+		psMode:   cfg.PSMode,
+		debug:    cfg.Debug,
+		blocking: blockingIO(v),
+		log:      &lineWriter{w: cfg.Log},
+		ignore:   map[string]bool{},
 	}
 	if d.log.w == nil {
 		d.log.w = io.Discard
@@ -224,6 +235,19 @@ func (d *driver) config(n uint64) (*pgconn.Config, error) {
 	}
 	// Notices are dropped, as sysbench installs an empty notice processor.
 	cfg.OnNotice = nil
+	if d.blocking {
+		dial := cfg.DialFunc
+		cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			nc, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			if bc, err := blockingio.Wrap(nc); err == nil {
+				return bc, nil
+			}
+			return nc, nil
+		}
+	}
 	return cfg, nil
 }
 

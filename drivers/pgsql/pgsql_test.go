@@ -26,6 +26,10 @@ func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *te
 	return testenv.OpenDriver(t, Factory.Open, drivers.Config{Values: v, PSMode: mode})
 }
 
+// ioModes are the values of --pgsql-blocking-io: Go's netpoller and
+// blocking system calls.
+var ioModes = []string{"off", "on"}
+
 func intV(n int64) drivers.Value         { return drivers.Value{Type: drivers.TypeInt, Int: n} }
 func strV(s string) drivers.Value        { return drivers.Value{Type: drivers.TypeVarChar, Str: []byte(s)} }
 func typed(t drivers.Type) drivers.Value { return drivers.Value{Type: t} }
@@ -443,6 +447,12 @@ func backendPID(t *testing.T, c drivers.Conn) string {
 }
 
 func TestTerminatedConnection(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run("blocking-io="+mode, func(t *testing.T) { testTerminatedConnection(t, mode) })
+	}
+}
+
+func testTerminatedConnection(t *testing.T, blocking string) {
 	for _, tc := range []struct {
 		ignore string
 		kind   drivers.ErrorKind
@@ -452,7 +462,7 @@ func TestTerminatedConnection(t *testing.T) {
 		{"", drivers.Fatal},
 	} {
 		t.Run("ignore="+tc.ignore, func(t *testing.T) {
-			d, log := open(t, drivers.PSAuto, "pgsql-ignore-errors", tc.ignore)
+			d, log := open(t, drivers.PSAuto, "pgsql-ignore-errors", tc.ignore, "pgsql-blocking-io", blocking)
 			c, admin := testenv.Connect(t, d), testenv.Connect(t, d)
 			ctx := context.Background()
 			s, err := c.Prepare(ctx, "SELECT ?::int + 1")
@@ -597,7 +607,13 @@ func TestMultiStatement(t *testing.T) {
 }
 
 func TestContextCancel(t *testing.T) {
-	d, _ := open(t, drivers.PSAuto)
+	for _, mode := range ioModes {
+		t.Run("blocking-io="+mode, func(t *testing.T) { testContextCancel(t, mode) })
+	}
+}
+
+func testContextCancel(t *testing.T, blocking string) {
+	d, _ := open(t, drivers.PSAuto, "pgsql-blocking-io", blocking)
 	c := testenv.Connect(t, d)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -713,7 +729,13 @@ func processCPU() time.Duration {
 }
 
 func TestBulkInsertCopy(t *testing.T) {
-	d, log := open(t, drivers.PSAuto)
+	for _, mode := range ioModes {
+		t.Run("blocking-io="+mode, func(t *testing.T) { testBulkInsertCopy(t, mode) })
+	}
+}
+
+func testBulkInsertCopy(t *testing.T, blocking string) {
+	d, log := open(t, drivers.PSAuto, "pgsql-blocking-io", blocking)
 	c := testenv.Connect(t, d)
 	ctx := context.Background()
 	testenv.MustQuery(t, c, "CREATE TEMP TABLE b (id serial, n int, s text, f float8)")
