@@ -490,6 +490,31 @@ func TestDryRun(t *testing.T) {
 	}
 }
 
+// The engine gives workers a processor each only for blocking connections:
+// the default, but not in a dry run, with SSL or when turned off.
+func TestBlockingIOHint(t *testing.T) {
+	for _, tc := range []struct {
+		set  []string
+		dry  bool
+		want bool
+	}{
+		{nil, false, true},
+		{nil, true, false},
+		{[]string{"mysql-dry-run", "on"}, false, false},
+		{[]string{"mysql-blocking-io", "off"}, false, false},
+		{[]string{"mysql-ssl", "REQUIRED"}, false, false},
+		{[]string{"mysql-ssl", "off"}, false, true},
+	} {
+		v := options.NewValues()
+		for i := 0; i+1 < len(tc.set); i += 2 {
+			v.Set(tc.set[i], tc.set[i+1])
+		}
+		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry}); got != tc.want {
+			t.Errorf("%v dry=%v: BlockingIO %v, want %v", tc.set, tc.dry, got, tc.want)
+		}
+	}
+}
+
 func TestOptionsMatchReference(t *testing.T) {
 	help := options.FormatHelp(Factory.Options[:12])
 	ref, err := os.ReadFile("/work/shared/reference/sysbench-1.0.20/help.txt")

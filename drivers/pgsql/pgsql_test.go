@@ -49,6 +49,27 @@ func wantKind(t *testing.T, err error, kind drivers.ErrorKind, state string) *dr
 	return e
 }
 
+// The engine gives workers a processor each only for blocking connections.
+func TestBlockingIOHint(t *testing.T) {
+	for _, tc := range []struct {
+		set  []string
+		dry  bool
+		want bool
+	}{
+		{nil, false, false},
+		{[]string{"pgsql-blocking-io", "on"}, false, true},
+		{[]string{"pgsql-blocking-io", "on"}, true, false},
+	} {
+		v := options.NewValues()
+		for i := 0; i+1 < len(tc.set); i += 2 {
+			v.Set(tc.set[i], tc.set[i+1])
+		}
+		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry}); got != tc.want {
+			t.Errorf("%v dry=%v: BlockingIO %v, want %v", tc.set, tc.dry, got, tc.want)
+		}
+	}
+}
+
 func TestOptions(t *testing.T) {
 	want := []struct {
 		name string
@@ -63,6 +84,7 @@ func TestOptions(t *testing.T) {
 		{"pgsql-sslmode", options.String, "prefer"},
 		{"pgsql-socket", options.List, ""},
 		{"pgsql-ignore-errors", options.List, ""},
+		{"pgsql-blocking-io", options.Bool, "off"},
 	}
 	if len(Factory.Options) != len(want) {
 		t.Fatalf("%d options, want %d", len(Factory.Options), len(want))
