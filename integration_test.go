@@ -122,6 +122,20 @@ func TestSQLAPI(t *testing.T) {
 				t.Errorf("legacy db API: want 50 events\n%s", out)
 			}
 
+			// stmt:execute_random draws and executes as the Lua loop does.
+			var got [2]string
+			for i, mode := range []string{"go", "lua"} {
+				out, code := runCLI(t, append([]string{"testdata/scripts/execute_random.lua", "--mode=" + mode, "--rand-seed=7", "--events=4", "run"}, conn...)...)
+				if code != 0 || !strings.Contains(out, "rows: ") {
+					t.Fatalf("execute_random --mode=%s: exit %d\n%s", mode, code, out)
+				}
+				got[i] = out[strings.Index(out, "rows: "):]
+				got[i] = got[i][:strings.Index(got[i], "\nSQL statistics")]
+			}
+			if got[0] != got[1] || strings.Count(got[0], "/") != 20 {
+				t.Errorf("execute_random and the Lua loop differ (want 20 rows each):\n%s\n---\n%s", got[0], got[1])
+			}
+
 			// Several results from one query (SQLite runs one statement a query).
 			if db != "sqlite" {
 				out, code = runCLI(t, append([]string{"testdata/scripts/multi_result.lua", "--events=1", "run"}, conn...)...)

@@ -399,17 +399,16 @@ end
 
 -- Per-thread copies of the options read on every event, refreshed after
 -- prepare_statements() (a script may adjust sysbench.opt there).
-local n_tables, n_rows, range_span = 1, 1, 1
-local n_point, n_simple, n_sum, n_order, n_distinct = 0, 0, 0, 0, 0
-local n_index_upd, n_non_index_upd, n_delete_ins = 0, 0, 0
-local rand_uniform = sysbench.rand.uniform
-local rand_default = sysbench.rand.default
-
 -- Hot-path values, as locals of this module: a global would cost a table
 -- lookup on every use inside the event loops.
 local n_tables, n_rows, range_span, n_point, n_simple, n_sum, n_order
 local n_distinct, n_index_upd, n_non_index_upd, n_delete_ins
 local rand_uniform, rand_default
+-- With the generator as shipped, the loops below run in one call of the
+-- sysbench-go extension stmt:execute_random (same draws, same queries);
+-- a script that replaces sysbench.rand.default gets the Lua loops.
+local builtin_default = sysbench.rand.default
+local fast_random
 
 local function cache_options()
    local opt = sysbench.opt
@@ -429,6 +428,7 @@ local function cache_options()
    end
    rand_uniform = sysbench.rand.uniform
    rand_default = sysbench.rand.default
+   fast_random = rand_default == builtin_default
 end
 
 function thread_init()
@@ -499,6 +499,10 @@ function execute_point_selects()
    local t = rand_uniform(1, n_tables)
    local s = stmt[t].point_selects
 
+   if fast_random then
+      s:execute_random(n_point, 1, n_rows)
+      return
+   end
    -- execute(values...) binds and runs in one call (a sysbench-go
    -- extension of the API: see docs/lua-api.md).
    for _ = 1, n_point do
@@ -510,6 +514,10 @@ local function execute_range(key, count)
    local t = rand_uniform(1, n_tables)
    local s = stmt[t][key]
 
+   if fast_random then
+      s:execute_random(count, 1, n_rows, range_span)
+      return
+   end
    for _ = 1, count do
       local id = rand_default(1, n_rows)
       s:execute(id, id + range_span)
@@ -536,6 +544,10 @@ function execute_index_updates()
    local t = rand_uniform(1, n_tables)
    local s = stmt[t].index_updates
 
+   if fast_random then
+      s:execute_random(n_index_upd, 1, n_rows)
+      return
+   end
    for _ = 1, n_index_upd do
       s:execute(rand_default(1, n_rows))
    end

@@ -23,10 +23,13 @@ func fillTemplate[T string | []byte](r *Rand, buf []byte, template T) []byte {
 		case 0:
 			clear(buf[i:])
 			return buf
+		// uniform32('0', '9') and uniform32('a', 'z') written out: the sum
+		// is finite and small, so toU32's range check is not needed, and
+		// the conversion keeps the product rounded as there.
 		case '#':
-			buf[i] = byte(r.uniform32('0', '9'))
+			buf[i] = byte(int64('0' + float64(r.Float64()*10)))
 		case '@':
-			buf[i] = byte(r.uniform32('a', 'z'))
+			buf[i] = byte(int64('a' + float64(r.Float64()*26)))
 		default:
 			buf[i] = c
 		}
