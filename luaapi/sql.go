@@ -3,6 +3,8 @@ package luaapi
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -369,7 +371,10 @@ func (c *sqlConn) bulkFlush(L *lua.LState) {
 	if c.bulkCnt == 0 {
 		return
 	}
-	q := string(c.bulk)
+	// The query is the buffer itself, not a copy of up to 512 KiB per
+	// flush: drivers do not keep a query's text past the call, except in
+	// an error, which gets its own copy.
+	q := unsafe.String(&c.bulk[0], len(c.bulk))
 	var res drivers.Result
 	var err error
 	handled := false
@@ -380,7 +385,11 @@ func (c *sqlConn) bulkFlush(L *lua.LState) {
 		res, err = c.conn.Query(c.ctx(), q)
 	}
 	if err != nil {
-		c.raise(L, err, q)
+		owned := strings.Clone(q)
+		if de := drivers.AsError(err); de != nil && de.Query == q {
+			de.Query = owned
+		}
+		c.raise(L, err, owned)
 	}
 	c.rt.count(engine.Counter(res.Counter()))
 	res.Close()

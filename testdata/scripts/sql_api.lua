@@ -43,6 +43,17 @@ function thread_init()
   check(tonumber(f) == 1.25, "double param " .. tostring(f))
   dup = ins
   dup_id = pi
+  -- a failing bulk insert reports the statement it sent, and keeps it
+  -- when the connection's buffer is used again
+  local prefix = "INSERT INTO " .. tbl .. " (id, v, f) VALUES"
+  con:bulk_insert_init(prefix)
+  con:bulk_insert_next("(1, 'dup', 1)")
+  local ok, e = pcall(con.bulk_insert_done, con)
+  check(not ok and type(e) == "table", "bulk insert duplicate: " .. tostring(e))
+  con:bulk_insert_init(prefix)
+  con:bulk_insert_next("(3000, 'xxxxxxxxxx', 3)")
+  con:bulk_insert_done()
+  check(e.query == prefix .. "(1, 'dup', 1)", "bulk insert error query: " .. tostring(e.query))
   -- a fatal SQL error is a Lua error with the reference's wording
   local ok, err = pcall(con.query, con, "SELEC nonsense")
   check(not ok and tostring(err):find("SQL error, errno = ") ~= nil, "fatal error wording: " .. tostring(err))
