@@ -3,6 +3,7 @@ package luaapi
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -41,7 +42,8 @@ type sqlConn struct {
 	lastErr *drivers.Error
 
 	bulk       []byte
-	bulkValues int // length of the INSERT prefix
+	row        []byte // bulk_insert_next's joined arguments
+	bulkValues int    // length of the INSERT prefix
 	bulkCnt    int
 }
 
@@ -399,7 +401,30 @@ func (c *sqlConn) bulkFlush(L *lua.LState) {
 
 func connBulkNext(L *lua.LState) int {
 	c := checkConn(L, 1)
-	v := L.CheckString(2)
+	var v string
+	if L.GetTop() > 2 {
+		// Beyond the reference: bulk_insert_next("(", id, ", '", c, "')")
+		// joins its arguments as the Lua concatenation would, without
+		// building the row as a Lua string first.
+		c.row = c.row[:0]
+		for i := 2; i <= L.GetTop(); i++ {
+			switch x := L.Get(i).(type) {
+			case lua.LString:
+				c.row = append(c.row, x...)
+			case lua.LNumber:
+				if f := float64(x); f == float64(int64(f)) {
+					c.row = strconv.AppendInt(c.row, int64(f), 10)
+				} else {
+					c.row = append(c.row, x.String()...)
+				}
+			default:
+				L.ArgError(i, "string expected, got "+x.Type().String())
+			}
+		}
+		v = unsafe.String(unsafe.SliceData(c.row), len(c.row))
+	} else {
+		v = L.CheckString(2)
+	}
 	if c.bulk == nil {
 		L.RaiseError("attempt to call bulk_insert_next() before bulk_insert_init()")
 	}

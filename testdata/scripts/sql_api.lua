@@ -54,6 +54,12 @@ function thread_init()
   con:bulk_insert_next("(3000, 'xxxxxxxxxx', 3)")
   con:bulk_insert_done()
   check(e.query == prefix .. "(1, 'dup', 1)", "bulk insert error query: " .. tostring(e.query))
+  -- bulk_insert_next(pieces...) joins its arguments as Lua's .. would
+  con:bulk_insert_init(prefix)
+  con:bulk_insert_next("(", 4000, ", 'w", 7, "', ", 2.5, ")")
+  con:bulk_insert_done()
+  local bv, bf = con:query_row("SELECT v, f FROM " .. tbl .. " WHERE id = 4000")
+  check(bv == "w7" and tonumber(bf) == 2.5, "bulk_insert_next pieces: " .. tostring(bv) .. " " .. tostring(bf))
   -- a fatal SQL error is a Lua error with the reference's wording
   local ok, err = pcall(con.query, con, "SELEC nonsense")
   check(not ok and tostring(err):find("SQL error, errno = ") ~= nil, "fatal error wording: " .. tostring(err))
