@@ -411,6 +411,30 @@ local rand_uniform, rand_default
 local builtin_default = sysbench.rand.default
 local fast_random
 
+-- The statement and parameter methods and the stmt/param tables as
+-- upvalues: s:execute() looks the method up in two tables on every call,
+-- a global in one.
+local stmts, params
+local execute, execute_random, param_set, param_set_rand_str
+
+local function cache_methods()
+   stmts, params = stmt, param
+   local s = stmt.begin
+   if s == nil then
+      for _, v in pairs(stmt[1] or {}) do
+         s = v
+         break
+      end
+   end
+   if s ~= nil then
+      execute, execute_random = s.execute, s.execute_random
+   end
+   for _, binds in pairs(param[1] or {}) do
+      param_set, param_set_rand_str = binds[1].set, binds[1].set_rand_str
+      break
+   end
+end
+
 local function cache_options()
    local opt = sysbench.opt
    n_tables = opt.tables
@@ -430,6 +454,7 @@ local function cache_options()
    rand_uniform = sysbench.rand.uniform
    rand_default = sysbench.rand.default
    fast_random = rand_default == builtin_default
+   cache_methods()
 end
 
 function thread_init()
@@ -489,19 +514,19 @@ end
 -- ---------------------------------------------------------------------------
 
 function begin()
-   stmt.begin:execute()
+   execute(stmts.begin)
 end
 
 function commit()
-   stmt.commit:execute()
+   execute(stmts.commit)
 end
 
 function execute_point_selects()
    local t = rand_uniform(1, n_tables)
-   local s = stmt[t].point_selects
+   local s = stmts[t].point_selects
 
    if fast_random then
-      s:execute_random(n_point, 1, n_rows)
+      execute_random(s, n_point, 1, n_rows)
       return
    end
    -- execute(values...) binds and runs in one call (a sysbench-go
@@ -513,10 +538,10 @@ end
 
 local function execute_range(key, count)
    local t = rand_uniform(1, n_tables)
-   local s = stmt[t][key]
+   local s = stmts[t][key]
 
    if fast_random then
-      s:execute_random(count, 1, n_rows, range_span)
+      execute_random(s, count, 1, n_rows, range_span)
       return
    end
    for _ = 1, count do
@@ -543,10 +568,10 @@ end
 
 function execute_index_updates()
    local t = rand_uniform(1, n_tables)
-   local s = stmt[t].index_updates
+   local s = stmts[t].index_updates
 
    if fast_random then
-      s:execute_random(n_index_upd, 1, n_rows)
+      execute_random(s, n_index_upd, 1, n_rows)
       return
    end
    for _ = 1, n_index_upd do
@@ -556,35 +581,35 @@ end
 
 function execute_non_index_updates()
    local t = rand_uniform(1, n_tables)
-   local s = stmt[t].non_index_updates
-   local p = param[t].non_index_updates
+   local s = stmts[t].non_index_updates
+   local p = params[t].non_index_updates
    local c, id = p[1], p[2]
 
    for _ = 1, n_non_index_upd do
-      c:set_rand_str(c_value_template)
-      id:set(rand_default(1, n_rows))
-      s:execute()
+      param_set_rand_str(c, c_value_template)
+      param_set(id, rand_default(1, n_rows))
+      execute(s)
    end
 end
 
 function execute_delete_inserts()
    local t = rand_uniform(1, n_tables)
-   local del = stmt[t].deletes
-   local ins = stmt[t].inserts
-   local p = param[t].inserts
+   local del = stmts[t].deletes
+   local ins = stmts[t].inserts
+   local p = params[t].inserts
    local ins_id, ins_k, ins_c, ins_pad = p[1], p[2], p[3], p[4]
 
    for _ = 1, n_delete_ins do
       local id = rand_default(1, n_rows)
       local k = rand_default(1, n_rows)
 
-      ins_id:set(id)
-      ins_k:set(k)
-      ins_c:set_rand_str(c_value_template)
-      ins_pad:set_rand_str(pad_value_template)
+      param_set(ins_id, id)
+      param_set(ins_k, k)
+      param_set_rand_str(ins_c, c_value_template)
+      param_set_rand_str(ins_pad, pad_value_template)
 
-      del:execute(id)
-      ins:execute()
+      execute(del, id)
+      execute(ins)
    end
 end
 
