@@ -171,10 +171,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		defer procPerWorker(cfg.Threads)()
 	}
 
-	nshards := cfg.Threads
-	if nshards > 64 {
-		nshards = 64
-	}
+	nshards := histShards(cfg.Threads, runtime.NumCPU())
 	r.shards = make([]*histShard, nshards)
 	for i := range r.shards {
 		r.shards[i] = &histShard{hist: newHist()}
@@ -191,6 +188,9 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	}
 
 	fmt.Fprintf(out, "Initializing worker threads...\n\n")
+
+	gc := startGCPolicy()
+	defer gc.restore()
 
 	wctx, cancelWorkers := context.WithCancel(context.Background())
 	defer cancelWorkers()
@@ -265,6 +265,8 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 			return &ReportedError{Err: err, Code: 1}
 		}
 	}
+
+	gc.running()
 
 	// All threads ready: start the clock.
 	r.threadsRun.Store(int64(cfg.Threads))

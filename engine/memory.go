@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// Memory at high thread counts: every worker holds a Lua state of a few
+// hundred KiB, so with hundreds of workers the live heap is over 100 MiB
+// and the Go collector's default headroom (GOGC=100: as much garbage as
+// live data) doubles the process's footprint. The engine therefore keeps
+// fewer histogram shards than workers and runs the collector with less
+// headroom while the workers are created and during the run.
+
+// maxShards bounds the latency histogram shards (one HDR histogram, about
+// 170 KiB, each).
+const maxShards = 64
+
+// histShards is the number of latency histogram shards for a run: one per
+// worker up to twice the CPUs (at least 8). Workers only contend for a
+// shard's lock when they record an event's latency at the same instant;
+// beyond the number of CPUs that can run them, more shards buy nothing
+// but memory.
+func histShards(threads, ncpu int) int {
+	n := max(2*ncpu, 8)
+	return max(min(threads, n, maxShards), 1)
+}
+
+// GC headroom: while the workers are created (most of the garbage of a
+// run start: every worker compiles and runs its script), and the minimum
+// for the run.
+const (
+	initGCPercent = 25
+	minGCPercent  = 25
+	// runGCSlack is garbage allowed beyond minGCPercent of the live heap
+	// during the run; with small heaps it leaves the default setting.
+	runGCSlack = 32 << 20
+)
+
+// gcPolicy lowers the collector's headroom (GOGC) for a run unless GOGC
+// or GOMEMLIMIT is set in the environment, which it then leaves alone.
+type gcPolicy struct {
+	active bool
+	prev   int // GC percent before the run
+}
+
+// startGCPolicy applies the worker-initialisation setting.
+func startGCPolicy() *gcPolicy {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return &gcPolicy{}
+	}
+	prev := debug.SetGCPercent(initGCPercent)
+	if prev <= initGCPercent {
+		// Off, or already as low: leave it.
+		debug.SetGCPercent(prev)
+		return &gcPolicy{}
+	}
+	return &gcPolicy{active: true, prev: prev}
+}
+
+// running sets the run's headroom from the live heap once the workers are
+// ready.
+func (p *gcPolicy) running() {
+	if !p.active {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	var live uint64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = s[0].Value.Uint64()
+	}
+	debug.SetGCPercent(runGCPercent(live, p.prev))
+}
+
+// restore puts back the setting from before the run.
+func (p *gcPolicy) restore() {
+	if p.active {
+		debug.SetGCPercent(p.prev)
+	}
+}
+
+// runGCPercent is the GC percent for a run whose live heap is live bytes:
+// the heap may grow to live*(1+minGCPercent/100) + runGCSlack before the
+// next collection (the percent then scales with the live heap, should it
+// grow), but never more than prev (the setting before the run) allows.
+// Below some 40 MiB live, that is the default GOGC=100.
+func runGCPercent(live uint64, prev int) int {
+	if live == 0 {
+		return prev
+	}
+	pct := minGCPercent + int(runGCSlack*100/live)
+	return min(pct, prev)
+}

@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+	"testing"
+)
+
+func TestHistShards(t *testing.T) {
+	tests := []struct{ threads, ncpu, want int }{
+		{1, 2, 1},
+		{2, 2, 2},
+		{8, 2, 8},
+		{512, 2, 8},
+		{512, 6, 12},
+		{20, 16, 20},
+		{512, 16, 32},
+		{512, 64, maxShards},
+		{0, 2, 1},
+	}
+	for _, tt := range tests {
+		if got := histShards(tt.threads, tt.ncpu); got != tt.want {
+			t.Errorf("histShards(%d, %d) = %d, want %d", tt.threads, tt.ncpu, got, tt.want)
+		}
+	}
+}
+
+func TestRunGCPercent(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live uint64
+		prev int
+		want int
+	}{
+		{0, 100, 100},
+		{4 * mib, 100, 100},   // small heaps keep the default
+		{40 * mib, 100, 100},  // 25% + 80%
+		{128 * mib, 100, 50},  // 25% + 25%
+		{1024 * mib, 100, 28}, // 25% + 3%
+		{128 * mib, 40, 40},   // never more than before
+	}
+	for _, tt := range tests {
+		if got := runGCPercent(tt.live, tt.prev); got != tt.want {
+			t.Errorf("runGCPercent(%d MiB, %d) = %d, want %d", tt.live/mib, tt.prev, got, tt.want)
+		}
+	}
+}
+
+func gcPercent() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// gcTest records the GC percent while its workers are created and while
+// they run.
+type gcTest struct{ atInit, atRun atomic.Int64 }
+
+func (g *gcTest) Name() string                             { return "gc" }
+func (g *gcTest) PrintMode(io.Writer)                      {}
+func (g *gcTest) Init(context.Context) error               { return nil }
+func (g *gcTest) Done(context.Context) error               { return nil }
+func (g *gcTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
+func (g *gcTest) ReportCumulative(io.Writer, *Stat) bool   { return false }
+func (g *gcTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
+	g.atInit.Store(gcPercent())
+	return gcWorker{g}, nil
+}
+
+type gcWorker struct{ g *gcTest }
+
+func (w gcWorker) Init(context.Context) error { return nil }
+func (w gcWorker) Done(context.Context) error { return nil }
+func (w gcWorker) Close()                     {}
+func (w gcWorker) Event(context.Context) (bool, error) {
+	w.g.atRun.Store(gcPercent())
+	return false, nil
+}
+
+// Workers are created with less GC headroom; a run with a small heap has
+// the setting from before, which is restored after the run.
+func TestGCPolicy(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set in the environment, which the engine leaves alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(80))
+	g := &gcTest{}
+	if err := Run(context.Background(), g, Config{Threads: 2, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.atInit.Load(); got != initGCPercent {
+		t.Errorf("GC percent %d while workers are created, want %d", got, initGCPercent)
+	}
+	if got := g.atRun.Load(); got != 80 {
+		t.Errorf("GC percent %d during the run, want 80", got)
+	}
+	if got := gcPercent(); got != 80 {
+		t.Errorf("GC percent %d after the run, want 80", got)
+	}
+	// Collection off (or as low as the initialisation setting): left alone.
+	debug.SetGCPercent(10)
+	g = &gcTest{}
+	if err := Run(context.Background(), g, Config{Threads: 1, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := g.atInit.Load(), g.atRun.Load(); a != 10 || b != 10 || gcPercent() != 10 {
+		t.Errorf("GOGC=10 before the run: %d at init, %d during the run, %d after", a, b, gcPercent())
+	}
+}
