@@ -404,6 +404,10 @@ func (r *runState) generate(ctx context.Context) error {
 	next := r.now()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	sl := newSleeper()
+	if sl != nil {
+		defer sl.close()
+	}
 	for {
 		next += int64(g.exp(mean))
 		now := r.now()
@@ -411,7 +415,16 @@ func (r *runState) generate(ctx context.Context) error {
 			close(r.queue)
 			return nil
 		}
-		if d := next - now; d > 0 {
+		if d := next - now; d > 0 && d <= int64(preciseSleepMax) && sl != nil && sl.sleep(time.Duration(d)) {
+			// Short waits go to the sleeper (see sleep_linux.go).
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-r.stopCh:
+				return nil
+			default:
+			}
+		} else if d > 0 {
 			timer.Reset(time.Duration(d))
 			select {
 			case <-timer.C:
@@ -423,6 +436,9 @@ func (r *runState) generate(ctx context.Context) error {
 		}
 		select {
 		case r.queue <- r.now():
+			// Let the worker just woken run on this thread now, rather
+			// than wait for another thread to be woken to take it.
+			runtime.Gosched()
 		default:
 			r.outMu.Lock()
 			Fatalf(r.out, "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")

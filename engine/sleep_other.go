@@ -1,0 +1,16 @@
+//go:build !linux
+
+package engine
+
+import "time"
+
+const preciseSleepMax = 5 * time.Millisecond
+
+// sleeper falls back to Go's timers where there is no timerfd.
+type sleeper struct{}
+
+func newSleeper() *sleeper { return &sleeper{} }
+
+func (s *sleeper) sleep(d time.Duration) bool { time.Sleep(d); return true }
+
+func (s *sleeper) close() {}
