@@ -299,8 +299,15 @@ func TestFileioModes(t *testing.T) {
 				t.Errorf("rndwr: %+v", c)
 			}
 			c = countsOf(runFileio(t, dir, true, 250, "--file-test-mode=rndrw", opt, "--file-fsync-freq=0"))
-			if c.reads+c.writes != 250 || c.fsyncs != 4 || c.bytesRead != c.reads*4096 || c.writes < 80 || c.writes > 120 {
-				t.Errorf("rndrw: %+v (want reads:writes near 1.5)", c)
+			// The mix steers by completed requests, as the reference's: in
+			// async mode requests in flight are not counted yet, so it
+			// strays further from 100 writes before it corrects.
+			lo, hi := uint64(80), uint64(120)
+			if io == "async" {
+				lo, hi = 60, 140
+			}
+			if c.reads+c.writes != 250 || c.fsyncs != 4 || c.bytesRead != c.reads*4096 || c.writes < lo || c.writes > hi {
+				t.Errorf("rndrw: %+v (want reads:writes near 1.5, %d to %d writes)", c, lo, hi)
 			}
 			// Everything written above still validates.
 			runFileio(t, dir, true, 64, "--file-test-mode=seqrd", opt)
