@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"sysbench-go/options"
 )
@@ -198,4 +199,25 @@ func AsError(err error) *Error {
 		return e
 	}
 	return nil
+}
+
+// RetryUntil calls try every millisecond until it succeeds or ctx ends, as
+// the reference reconnects after an ignored lost connection: a restarting
+// server refuses connections for a while.
+func RetryUntil(ctx context.Context, try func(context.Context) error) error {
+	for {
+		if try(ctx) == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		}
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("reconnect: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
 }

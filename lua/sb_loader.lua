@@ -1,4 +1,4 @@
--- sb_loader.lua: the parallel prepare shared by the shop_* and tpcb_*
+-- sb_loader.lua: the parallel prepare (and cleanup helpers) shared by the shop_* and tpcb_*
 -- workloads (sysbench-go).
 --
 -- Thread 0 creates the tables and a state table holding one row (id 1)
@@ -19,6 +19,23 @@ function loader.check_driver(name, family)
    if name ~= "mysql" and name ~= "pgsql" and name ~= "sqlite" then
       error("the " .. family .. " workloads do not support the '" .. name ..
                "' driver")
+   end
+end
+
+-- Drops the tables, printing each as the reference's cleanup does.
+function loader.drop_tables(tables)
+   local con = sysbench.sql.driver():connect()
+   for _, t in ipairs(tables) do
+      print("Dropping table '" .. t .. "'...")
+      con:query("DROP TABLE IF EXISTS " .. t)
+   end
+   con:disconnect()
+end
+
+-- Closes the prepared statements in list (nil: none).
+function loader.close_all(list)
+   for _, st in ipairs(list or {}) do
+      st:close()
    end
 end
 

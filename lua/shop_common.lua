@@ -455,13 +455,8 @@ sysbench.cmdline.commands = {
 }
 
 function cleanup()
-   local con = sysbench.sql.driver():connect()
-   for _, t in ipairs({"order_items", "orders", "products", "users",
-                       "shop_meta"}) do
-      print("Dropping table '" .. t .. "'...")
-      con:query("DROP TABLE IF EXISTS " .. t)
-   end
-   con:disconnect()
+   loader.drop_tables({"order_items", "orders", "products", "users",
+                      "shop_meta"})
 end
 
 -- ---------------------------------------------------------------------------
@@ -656,14 +651,8 @@ function thread_init()
    prepare_statements()
 end
 
-local function close_statements()
-   for _, st in ipairs(s.all or {}) do
-      st:close()
-   end
-end
-
 function thread_done()
-   close_statements()
+   loader.close_all(s.all)
    con:disconnect()
 end
 
@@ -861,7 +850,7 @@ end
 -- ---------------------------------------------------------------------------
 
 loader.restart_hook(function()
-   close_statements()
+   loader.close_all(s.all)
    s = {all = {}}
    prepare_statements()
 end, function() return con end)

@@ -197,14 +197,9 @@ sysbench.cmdline.commands = {
 }
 
 function cleanup()
-   local con = sysbench.sql.driver():connect()
-   for _, t in ipairs({"pgbench_history", "pgbench_tellers",
-                       "pgbench_accounts", "pgbench_branches",
-                       "tpcb_load_state"}) do
-      print("Dropping table '" .. t .. "'...")
-      con:query("DROP TABLE IF EXISTS " .. t)
-   end
-   con:disconnect()
+   loader.drop_tables({"pgbench_history", "pgbench_tellers",
+                      "pgbench_accounts", "pgbench_branches",
+                      "tpcb_load_state"})
 end
 
 -- ---------------------------------------------------------------------------
@@ -298,14 +293,8 @@ function thread_init()
    prepare_statements()
 end
 
-local function close_statements()
-   for _, st in ipairs(s.all or {}) do
-      st:close()
-   end
-end
-
 function thread_done()
-   close_statements()
+   loader.close_all(s.all)
    con:disconnect()
 end
 
@@ -360,7 +349,7 @@ end
 -- ---------------------------------------------------------------------------
 
 loader.restart_hook(function()
-   close_statements()
+   loader.close_all(s.all)
    s = {all = {}}
    prepare_statements()
 end, function() return con end)

@@ -102,10 +102,15 @@ func checkUD[T any](L *lua.LState, n int, what string) T {
 
 func checkConn(L *lua.LState, n int) *sqlConn {
 	c := checkUD[*sqlConn](L, n, connType)
+	c.checkOpen(L)
+	return c
+}
+
+// checkOpen raises the reference's error for a closed connection.
+func (c *sqlConn) checkOpen(L *lua.LState) {
 	if c.closed {
 		L.RaiseError("attempt to use an already closed connection")
 	}
-	return c
 }
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
@@ -537,22 +542,29 @@ func stmtBindParam(L *lua.LState) int {
 
 func stmtExecute(L *lua.LState) int {
 	s := checkStmt(L, 1)
-	if s.c.closed {
-		L.RaiseError("attempt to use an already closed connection")
-	}
+	s.c.checkOpen(L)
 	if s.legacy != nil {
 		s.loadLegacy(L)
-	} else {
-		// Beyond the reference: execute(v1, v2, ...) sets the bound
-		// parameters first, saving a Lua→Go call per parameter on the
-		// hot path of the bundled scripts.
-		n := L.GetTop() - 1
-		if n > len(s.params) {
-			L.ArgError(n+1, fmt.Sprintf("%d values for %d bound parameters", n, len(s.params)))
-		}
-		for i := 0; i < n; i++ {
-			setParam(L, s.params[i], i+2)
-		}
+		return s.run(L, false)
+	}
+	// Beyond the reference: execute(v1, v2, ...) sets the bound
+	// parameters first, saving a Lua→Go call per parameter on the hot
+	// path of the bundled scripts.
+	n := L.GetTop() - 1
+	if n > len(s.params) {
+		L.ArgError(n+1, fmt.Sprintf("%d values for %d bound parameters", n, len(s.params)))
+	}
+	for i := 0; i < n; i++ {
+		setParam(L, s.params[i], i+2)
+	}
+	return s.run(L, true)
+}
+
+// run executes the statement with its bound values (copied from the
+// parameters when fromParams; a legacy statement has loaded s.args) and
+// pushes the result as execute does.
+func (s *sqlStmt) run(L *lua.LState, fromParams bool) int {
+	if fromParams {
 		for i, p := range s.params {
 			s.args[i] = p.val
 		}
@@ -569,6 +581,7 @@ func stmtExecute(L *lua.LState) int {
 // in Lua, without its two Lua→Go calls and a method lookup per query.
 func stmtExecuteRandom(L *lua.LState) int {
 	s := checkStmt(L, 1)
+	s.c.checkOpen(L)
 	count := L.CheckInt(2)
 	lo, hi := checkUint32Arg(L, 3), checkUint32Arg(L, 4)
 	ranged := L.GetTop() >= 5
@@ -582,19 +595,12 @@ func stmtExecuteRandom(L *lua.LState) int {
 	}
 	r := s.c.rt.rand
 	for i := 0; i < count; i++ {
-		if s.c.closed {
-			L.RaiseError("attempt to use an already closed connection")
-		}
 		id := float64(r.Default(lo, hi))
 		setParamNumber(s.params[0], id)
 		if ranged {
 			setParamNumber(s.params[1], id+span)
 		}
-		for j, p := range s.params {
-			s.args[j] = p.val
-		}
-		res, err := s.st.Execute(s.c.ctx(), s.args)
-		L.Pop(s.c.done(L, res, err, "<prepared statement>"))
+		L.Pop(s.run(L, true))
 	}
 	return 0
 }

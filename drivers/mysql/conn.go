@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	gomysql "github.com/go-sql-driver/mysql"
@@ -295,23 +294,11 @@ func (c *conn) fail(ctx context.Context, err error, query, op string) error {
 func (c *conn) reconnectLoop(ctx context.Context) error {
 	c.d.debugf("Reconnecting")
 	c.close()
-	for {
-		err := c.connect(ctx)
-		if err == nil {
-			c.d.debugf("Reconnected")
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("reconnect: %w", ctx.Err())
-		}
-		t := time.NewTimer(time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("reconnect: %w", ctx.Err())
-		case <-t.C:
-		}
+	err := drivers.RetryUntil(ctx, c.connect)
+	if err == nil {
+		c.d.debugf("Reconnected")
 	}
+	return err
 }
 
 // Reconnect closes the connection and opens it again on the same target.

@@ -97,22 +97,7 @@ func (c *conn) Reconnect(ctx context.Context) error {
 // starting up", for a while.
 func (c *conn) reconnectLoop(ctx context.Context) error {
 	c.closePg()
-	for {
-		err := c.dial(ctx)
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("reconnect: %w", ctx.Err())
-		}
-		t := time.NewTimer(time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("reconnect: %w", ctx.Err())
-		case <-t.C:
-		}
-	}
+	return drivers.RetryUntil(ctx, c.dial)
 }
 
 func (c *conn) closePg() {

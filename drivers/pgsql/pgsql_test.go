@@ -26,9 +26,13 @@ func open(t testing.TB, mode drivers.PSMode, set ...string) (drivers.Driver, *te
 	return testenv.OpenDriver(t, Factory.Open, drivers.Config{Values: v, PSMode: mode})
 }
 
-// ioModes are the values of --pgsql-blocking-io: Go's netpoller and
-// blocking system calls.
-var ioModes = []string{"off", "on"}
+// inIOModes runs test once for each value of --pgsql-blocking-io: Go's
+// netpoller and blocking system calls.
+func inIOModes(t *testing.T, test func(t *testing.T, blocking string)) {
+	for _, mode := range []string{"off", "on"} {
+		t.Run("blocking-io="+mode, func(t *testing.T) { test(t, mode) })
+	}
+}
 
 func intV(n int64) drivers.Value         { return drivers.Value{Type: drivers.TypeInt, Int: n} }
 func strV(s string) drivers.Value        { return drivers.Value{Type: drivers.TypeVarChar, Str: []byte(s)} }
@@ -468,11 +472,7 @@ func backendPID(t *testing.T, c drivers.Conn) string {
 	return testenv.Rows(testenv.MustQuery(t, c, "SELECT pg_backend_pid()"))[0][0]
 }
 
-func TestTerminatedConnection(t *testing.T) {
-	for _, mode := range ioModes {
-		t.Run("blocking-io="+mode, func(t *testing.T) { testTerminatedConnection(t, mode) })
-	}
-}
+func TestTerminatedConnection(t *testing.T) { inIOModes(t, testTerminatedConnection) }
 
 func testTerminatedConnection(t *testing.T, blocking string) {
 	for _, tc := range []struct {
@@ -628,11 +628,7 @@ func TestMultiStatement(t *testing.T) {
 	}
 }
 
-func TestContextCancel(t *testing.T) {
-	for _, mode := range ioModes {
-		t.Run("blocking-io="+mode, func(t *testing.T) { testContextCancel(t, mode) })
-	}
-}
+func TestContextCancel(t *testing.T) { inIOModes(t, testContextCancel) }
 
 func testContextCancel(t *testing.T, blocking string) {
 	d, _ := open(t, drivers.PSAuto, "pgsql-blocking-io", blocking)
@@ -750,11 +746,7 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func TestBulkInsertCopy(t *testing.T) {
-	for _, mode := range ioModes {
-		t.Run("blocking-io="+mode, func(t *testing.T) { testBulkInsertCopy(t, mode) })
-	}
-}
+func TestBulkInsertCopy(t *testing.T) { inIOModes(t, testBulkInsertCopy) }
 
 func testBulkInsertCopy(t *testing.T, blocking string) {
 	d, log := open(t, drivers.PSAuto, "pgsql-blocking-io", blocking)
