@@ -75,7 +75,7 @@ type runState struct {
 	failed  atomic.Bool
 
 	nevents     atomic.Uint64
-	queue       chan int64
+	rate        *rateSchedule // --rate arrivals, nil without
 	concurrency atomic.Int64
 	threadsRun  atomic.Int64
 
@@ -183,9 +183,6 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	}
 	r.intervalCnt = make([][CntMax]uint64, cfg.Threads)
 	r.checkCnt = make([][CntMax]uint64, cfg.Threads)
-	if cfg.Rate > 0 {
-		r.queue = make(chan int64, maxQueue)
-	}
 
 	fmt.Fprintf(out, "Initializing worker threads...\n\n")
 
@@ -275,6 +272,9 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	if cfg.Time > 0 {
 		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
 	}
+	if cfg.Rate > 0 {
+		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
+	}
 	fmt.Fprintf(out, "Threads started!\n\n")
 	close(startCh)
 
@@ -291,11 +291,11 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 			}
 		}()
 	}
-	if r.queue != nil {
+	if r.rate != nil {
 		bg.Add(1)
 		go func() {
 			defer bg.Done()
-			if err := r.generate(bgCtx); err != nil {
+			if err := r.watchQueue(bgCtx); err != nil {
 				setRunErr(&ReportedError{Err: err, Code: 1})
 			}
 		}()
@@ -374,7 +374,8 @@ func (r *runState) printErr(err error) {
 
 // work is the worker loop: the default event loop or the test's own.
 func (r *runState) work(ctx context.Context, w Worker, st *WorkerStats) error {
-	l := &Loop{run: r, st: st, ctx: ctx}
+	l := &Loop{run: r, st: st, ctx: ctx, holdThread: ownProcessors(r.cfg.Threads)}
+	defer l.release()
 	if lr, ok := w.(LoopRunner); ok {
 		return lr.RunLoop(ctx, l)
 	}
@@ -397,49 +398,20 @@ func (r *runState) work(ctx context.Context, w Worker, st *WorkerStats) error {
 	return nil
 }
 
-// generate feeds the --rate queue with events at exponential intervals.
-func (r *runState) generate(ctx context.Context) error {
-	g := newExpGen(r.cfg.RandSeed)
-	mean := 1e9 / r.cfg.Rate
-	next := r.now()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	sl := newSleeper()
-	if sl != nil {
-		defer sl.close()
-	}
+// watchQueue ends the run, as the reference does, when arrivals pile up
+// beyond the queue the reference has: the workers cannot keep up.
+func (r *runState) watchQueue(ctx context.Context) error {
+	t := time.NewTicker(watchInterval(r.cfg.Rate))
+	defer t.Stop()
 	for {
-		next += int64(g.exp(mean))
-		now := r.now()
-		if r.deadline > 0 && now >= r.deadline {
-			close(r.queue)
-			return nil
-		}
-		if d := next - now; d > 0 && d <= int64(preciseSleepMax) && sl != nil && sl.sleep(time.Duration(d)) {
-			// Short waits go to the sleeper (see sleep_linux.go).
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-r.stopCh:
-				return nil
-			default:
-			}
-		} else if d > 0 {
-			timer.Reset(time.Duration(d))
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				return nil
-			case <-r.stopCh:
-				return nil
-			}
-		}
 		select {
-		case r.queue <- r.now():
-			// Let the worker just woken run on this thread now, rather
-			// than wait for another thread to be woken to take it.
-			runtime.Gosched()
-		default:
+		case <-ctx.Done():
+			return nil
+		case <-r.stopCh:
+			return nil
+		case <-t.C:
+		}
+		if r.rate.backlog(r.now()) > maxQueue {
 			r.outMu.Lock()
 			Fatalf(r.out, "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
 			r.outMu.Unlock()
@@ -521,8 +493,8 @@ func (r *runState) intermediate() {
 		float64(r.interval.Min()), float64(r.interval.Max())))
 	r.interval.Reset()
 	r.lastInterNS = now
-	if r.queue != nil {
-		s.QueueLength = uint64(len(r.queue))
+	if r.rate != nil {
+		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()
 	}
 	r.repMu.Unlock()
@@ -530,7 +502,7 @@ func (r *runState) intermediate() {
 	r.outMu.Lock()
 	defer r.outMu.Unlock()
 	if !r.test.ReportIntermediate(r.out, s) {
-		WriteIntermediateDefault(r.out, s, r.queue != nil)
+		WriteIntermediateDefault(r.out, s, r.rate != nil)
 	}
 }
 

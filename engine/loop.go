@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync/atomic"
+	"time"
 )
 
 // Loop is a worker's view of the run: whether to go on, and the event
@@ -14,11 +15,16 @@ type Loop struct {
 
 	startNS int64 // monotonic start of the running event, 0 when idle
 	queueNS int64 // --rate: time the event waited in the queue
+
+	// --rate waits (rate.go)
+	holdThread bool
+	timer      *time.Timer
+	sl         *sleeper
 }
 
 // More reports whether the worker should run another event: no failure,
-// no stop request, time and event limits not reached, and with --rate an
-// event taken from the queue.
+// no stop request, time and event limits not reached, and with --rate the
+// next arrival, waited for if it is still to come.
 func (l *Loop) More() bool {
 	r := l.run
 	if r.stopped.Load() {
@@ -30,24 +36,22 @@ func (l *Loop) More() bool {
 	if r.cfg.Events > 0 && r.nevents.Add(1) > r.cfg.Events {
 		return false
 	}
-	if r.queue != nil {
-		select {
-		case at, ok := <-r.queue:
-			if !ok {
+	if r.rate != nil {
+		t := r.rate.take()
+		if r.deadline > 0 && t >= r.deadline {
+			return false
+		}
+		if t > r.now() {
+			// Free before the event arrives: it starts when it arrives.
+			if !l.await(t) {
 				return false
 			}
-			r.concurrency.Add(1)
-			l.queueNS = r.now() - at
-			if l.queueNS < 0 {
-				l.queueNS = 0
-			}
-		case <-r.stopCh:
-			return false
+			l.queueNS = 0
+		} else {
+			// The event waited for a free worker.
+			l.queueNS = r.now() - t
 		}
-		if r.stopped.Load() {
-			r.concurrency.Add(-1)
-			return false
-		}
+		r.concurrency.Add(1)
 	}
 	return true
 }
@@ -67,7 +71,7 @@ func (l *Loop) Stop() {
 	l.startNS, l.queueNS = 0, 0
 	atomic.StoreInt64(&l.st.running, 0)
 	l.st.recordEvent(ns)
-	if l.run.queue != nil {
+	if l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}
 }
@@ -75,7 +79,7 @@ func (l *Loop) Stop() {
 // Abandon forgets a started event without counting it (an event() that
 // asked to stop the run).
 func (l *Loop) Abandon() {
-	if l.startNS != 0 && l.run.queue != nil {
+	if l.startNS != 0 && l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}
 	l.startNS, l.queueNS = 0, 0

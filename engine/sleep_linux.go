@@ -7,17 +7,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// preciseSleepMax is the longest wait the rate generator makes with its
-// sleeper; longer ones use a timer, which a stop interrupts.
-const preciseSleepMax = 5 * time.Millisecond
-
 // sleeper waits with microsecond precision: a timerfd read through Go's
 // netpoller. Go's own timers wake an idle process through epoll_wait,
 // whose timeout is in whole milliseconds, so at hundreds of events per
-// second they would release events in bursts; nanosleep(2) would be
-// precise but hold a thread and its processor, which with GOMAXPROCS=2
-// stalls the workers. A timerfd is reported by epoll when it expires, and
-// the goroutine waits parked like any other.
+// second they would release events in bursts; nanosleep(2) is precise but
+// holds a thread and its processor, which with fewer processors than
+// workers stalls the others. A timerfd is reported by epoll when it
+// expires, and the goroutine waits parked like any other.
 type sleeper struct {
 	f   *os.File
 	fd  int
@@ -43,3 +39,10 @@ func (s *sleeper) sleep(d time.Duration) bool {
 }
 
 func (s *sleeper) close() { s.f.Close() }
+
+// sleepThread sleeps for d in nanosleep(2), holding the thread.
+func sleepThread(d time.Duration) {
+	ts := unix.NsecToTimespec(int64(d))
+	for unix.Nanosleep(&ts, &ts) == unix.EINTR {
+	}
+}

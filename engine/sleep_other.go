@@ -4,8 +4,6 @@ package engine
 
 import "time"
 
-const preciseSleepMax = 5 * time.Millisecond
-
 // sleeper falls back to Go's timers where there is no timerfd.
 type sleeper struct{}
 
@@ -14,3 +12,6 @@ func newSleeper() *sleeper { return &sleeper{} }
 func (s *sleeper) sleep(d time.Duration) bool { time.Sleep(d); return true }
 
 func (s *sleeper) close() {}
+
+// sleepThread falls back to Go's timers.
+func sleepThread(d time.Duration) { time.Sleep(d) }

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Asking for the backlog draws arrivals ahead of the workers; they must
+// still be handed out once each, in the order of the seeded process.
+func TestRateScheduleBacklogKeepsOrder(t *testing.T) {
+	const n = 2000
+	ref := newRateSchedule(1000, 7, 0)
+	want := make([]int64, n+100) // the looks below reach up to ~8 ahead
+	for i := range want {
+		want[i] = ref.take()
+	}
+	s := newRateSchedule(1000, 7, 0)
+	for i := 0; i < n; i++ {
+		if i%7 == 3 {
+			// A look at a moment somewhere ahead of the next arrival.
+			now := want[i] + int64(i%5)*1_500_000
+			got := s.backlog(now)
+			exp := 0
+			for _, a := range want[i:] {
+				if a <= now {
+					exp++
+				}
+			}
+			if got != exp {
+				t.Fatalf("arrival %d: backlog at %d is %d, want %d", i, now, got, exp)
+			}
+		}
+		if got := s.take(); got != want[i] {
+			t.Fatalf("arrival %d: took %d, want %d", i, got, want[i])
+		}
+	}
+	if want[n-1] <= want[0] || want[n-1] < int64(n)*1e6/2 {
+		t.Fatalf("arrivals do not advance at about the rate: first %d, last %d", want[0], want[n-1])
+	}
+}
+
+// slowTest's events take a fixed time; it keeps the final report's
+// figures.
+type slowTest struct {
+	event time.Duration
+	mu    sync.Mutex
+	final *Stat
+}
+
+func (p *slowTest) Name() string                             { return "slow" }
+func (p *slowTest) PrintMode(io.Writer)                      {}
+func (p *slowTest) Init(context.Context) error               { return nil }
+func (p *slowTest) Done(context.Context) error               { return nil }
+func (p *slowTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
+func (p *slowTest) ReportCumulative(_ io.Writer, s *Stat) bool {
+	p.mu.Lock()
+	c := *s
+	p.final = &c
+	p.mu.Unlock()
+	return true
+}
+func (p *slowTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
+	return slowWorker{p.event}, nil
+}
+
+type slowWorker struct{ d time.Duration }
+
+func (w slowWorker) Init(context.Context) error { return nil }
+func (w slowWorker) Done(context.Context) error { return nil }
+func (w slowWorker) Close()                     {}
+func (w slowWorker) Event(context.Context) (bool, error) {
+	time.Sleep(w.d)
+	return false, nil
+}
+
+// Under --rate an event's latency includes the time it waited for a free
+// worker: at four times the rate one worker can serve, events queue.
+func TestRateCountsQueueTime(t *testing.T) {
+	p := &slowTest{event: 2 * time.Millisecond}
+	cfg := Config{Threads: 1, Time: time.Second, Rate: 2000, ForcedShutdown: -1, RandSeed: 1}
+	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	s := p.final
+	if s.Events == 0 || s.Events > 600 {
+		t.Fatalf("%d events in 1 s of 2 ms events", s.Events)
+	}
+	// Half a second in, the backlog is ~750 arrivals, 1.5 s of work.
+	if s.LatencyMax < 0.2 {
+		t.Errorf("max latency %.3f s: queueing not counted", s.LatencyMax)
+	}
+}
+
+// When arrivals pile up beyond the reference's queue, the run fails with
+// its message.
+func TestRateQueueOverflow(t *testing.T) {
+	p := &slowTest{event: 20 * time.Millisecond}
+	cfg := Config{Threads: 1, Time: 10 * time.Second, Rate: 1e7, ForcedShutdown: -1}
+	var out bytes.Buffer
+	start := time.Now()
+	err := Run(context.Background(), p, cfg, &out)
+	var re *ReportedError
+	if !errors.As(err, &re) || re.Code != 1 {
+		t.Fatalf("Run: %v, want a reported error with exit code 1", err)
+	}
+	if !strings.Contains(out.String(), "FATAL: The event queue is full.") {
+		t.Errorf("no queue-full message in:\n%s", out.String())
+	}
+	if el := time.Since(start); el > 8*time.Second {
+		t.Errorf("overflow ended the run only after %v", el)
+	}
+}
