@@ -416,9 +416,28 @@ local fast_random
 -- a global in one.
 local stmts, params
 local execute, execute_random, param_set, param_set_rand_str
+-- Per statement kind, the statements of every table in table order:
+-- execute_random(list, ...) draws the table as rand_uniform(1, n_tables)
+-- would, in the same call.
+local point_list, simple_list, sum_list, order_list, distinct_list
+local index_list
+
+local function by_table(key)
+   local l = {}
+   for t = 1, n_tables do
+      l[t] = stmts[t][key]
+   end
+   return l
+end
 
 local function cache_methods()
    stmts, params = stmt, param
+   point_list = by_table("point_selects")
+   simple_list = by_table("simple_ranges")
+   sum_list = by_table("sum_ranges")
+   order_list = by_table("order_ranges")
+   distinct_list = by_table("distinct_ranges")
+   index_list = by_table("index_updates")
    local s = stmt.begin
    if s == nil then
       for _, v in pairs(stmt[1] or {}) do
@@ -522,13 +541,11 @@ function commit()
 end
 
 function execute_point_selects()
-   local t = rand_uniform(1, n_tables)
-   local s = stmts[t].point_selects
-
    if fast_random then
-      execute_random(s, n_point, 1, n_rows)
+      execute_random(point_list, n_point, 1, n_rows)
       return
    end
+   local s = stmts[rand_uniform(1, n_tables)].point_selects
    -- execute(values...) binds and runs in one call (a sysbench-go
    -- extension of the API: see docs/lua-api.md).
    for _ = 1, n_point do
@@ -537,13 +554,7 @@ function execute_point_selects()
 end
 
 local function execute_range(key, count)
-   local t = rand_uniform(1, n_tables)
-   local s = stmts[t][key]
-
-   if fast_random then
-      execute_random(s, count, 1, n_rows, range_span)
-      return
-   end
+   local s = stmts[rand_uniform(1, n_tables)][key]
    for _ = 1, count do
       local id = rand_default(1, n_rows)
       s:execute(id, id + range_span)
@@ -551,29 +562,43 @@ local function execute_range(key, count)
 end
 
 function execute_simple_ranges()
+   if fast_random then
+      execute_random(simple_list, n_simple, 1, n_rows, range_span)
+      return
+   end
    execute_range("simple_ranges", n_simple)
 end
 
 function execute_sum_ranges()
+   if fast_random then
+      execute_random(sum_list, n_sum, 1, n_rows, range_span)
+      return
+   end
    execute_range("sum_ranges", n_sum)
 end
 
 function execute_order_ranges()
+   if fast_random then
+      execute_random(order_list, n_order, 1, n_rows, range_span)
+      return
+   end
    execute_range("order_ranges", n_order)
 end
 
 function execute_distinct_ranges()
+   if fast_random then
+      execute_random(distinct_list, n_distinct, 1, n_rows, range_span)
+      return
+   end
    execute_range("distinct_ranges", n_distinct)
 end
 
 function execute_index_updates()
-   local t = rand_uniform(1, n_tables)
-   local s = stmts[t].index_updates
-
    if fast_random then
-      execute_random(s, n_index_upd, 1, n_rows)
+      execute_random(index_list, n_index_upd, 1, n_rows)
       return
    end
+   local s = stmts[rand_uniform(1, n_tables)].index_updates
    for _ = 1, n_index_upd do
       s:execute(rand_default(1, n_rows))
    end
@@ -627,5 +652,6 @@ function sysbench.hooks.before_restart_event(errdesc)
    if reconnect_errors[errdesc.sql_errno] then
       close_statements()
       prepare_statements()
+      cache_methods()
    end
 end

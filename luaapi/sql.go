@@ -579,8 +579,34 @@ func (s *sqlStmt) run(L *lua.LState, fromParams bool) int {
 // second to that value plus span, when span is given) and execute. The
 // draws, queries, counters and errors are those of the same loop written
 // in Lua, without its two Lua→Go calls and a method lookup per query.
+//
+// The first argument may also be an array of statements: one is picked
+// first with sysbench.rand.uniform(1, #array), as the OLTP scripts pick a
+// table, saving that call too.
 func stmtExecuteRandom(L *lua.LState) int {
-	s := checkStmt(L, 1)
+	var s *sqlStmt
+	if list, ok := L.Get(1).(*lua.LTable); ok {
+		n := list.Len()
+		if n == 0 {
+			L.ArgError(1, "empty statement list")
+		}
+		at := func(i int) *sqlStmt {
+			if ud, ok := list.RawGetInt(i).(*lua.LUserData); ok {
+				if s, ok := ud.Value.(*sqlStmt); ok {
+					return s
+				}
+			}
+			L.ArgError(1, "statement list holds something else than statements")
+			return nil
+		}
+		// The first statement's state is this one: its generator draws.
+		s = at(int(at(1).c.rt.rand.Uniform(1, int64(n))))
+		if s.closed {
+			L.RaiseError("attempt to use a closed statement")
+		}
+	} else {
+		s = checkStmt(L, 1)
+	}
 	s.c.checkOpen(L)
 	count := L.CheckInt(2)
 	lo, hi := checkUint32Arg(L, 3), checkUint32Arg(L, 4)
