@@ -622,19 +622,17 @@ function execute_delete_inserts()
    local del = stmts[t].deletes
    local ins = stmts[t].inserts
    local p = params[t].inserts
-   local ins_id, ins_k, ins_c, ins_pad = p[1], p[2], p[3], p[4]
+   local ins_c, ins_pad = p[3], p[4]
 
    for _ = 1, n_delete_ins do
       local id = rand_default(1, n_rows)
       local k = rand_default(1, n_rows)
 
-      param_set(ins_id, id)
-      param_set(ins_k, k)
       param_set_rand_str(ins_c, c_value_template)
       param_set_rand_str(ins_pad, pad_value_template)
 
       execute(del, id)
-      execute(ins)
+      execute(ins, id, k) -- sets the first two parameters, id and k
    end
 end
 
