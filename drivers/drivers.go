@@ -79,6 +79,12 @@ type Driver interface {
 	Close() error
 }
 
+// BulkBatcher is implemented by connections that want the multi-row
+// INSERTs of bulk_insert_next flushed below the reference's 512 KiB.
+type BulkBatcher interface {
+	BulkBatchSize() int
+}
+
 // Conn is one database connection, used by one worker goroutine only.
 type Conn interface {
 	// Query runs SQL text (no parameters) and returns its buffered result.

@@ -22,8 +22,18 @@ const (
 	resultType = "sql_result"
 )
 
-// bulkPacketSize is the size at which a bulk insert is flushed.
+// bulkPacketSize is the size at which a bulk insert is flushed, and the
+// longest single row it takes (the reference's limit and message).
 const bulkPacketSize = 512 * 1024
+
+// bulkBatch is the size at which c's bulk inserts are flushed: a driver
+// may ask for less than bulkPacketSize (drivers.BulkBatcher).
+func (c *sqlConn) bulkBatch() int {
+	if b, ok := c.conn.(drivers.BulkBatcher); ok {
+		return min(b.BulkBatchSize(), bulkPacketSize)
+	}
+	return bulkPacketSize
+}
 
 type sqlDriver struct {
 	name string
@@ -433,11 +443,11 @@ func connBulkNext(L *lua.LState) int {
 	if c.bulk == nil {
 		L.RaiseError("attempt to call bulk_insert_next() before bulk_insert_init()")
 	}
-	if len(c.bulk)+len(v)+2 > bulkPacketSize {
-		if c.bulkCnt == 0 {
-			L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
-		}
+	if c.bulkCnt > 0 && len(c.bulk)+len(v)+2 > c.bulkBatch() {
 		c.bulkFlush(L)
+	}
+	if len(c.bulk)+len(v)+2 > bulkPacketSize {
+		L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
 	}
 	if c.bulkCnt > 0 {
 		c.bulk = append(c.bulk, ',')

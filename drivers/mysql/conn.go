@@ -51,9 +51,16 @@ type conn struct {
 }
 
 var (
-	_ drivers.Conn = (*conn)(nil)
-	_ drivers.Stmt = (*stmt)(nil)
+	_ drivers.Conn        = (*conn)(nil)
+	_ drivers.Stmt        = (*stmt)(nil)
+	_ drivers.BulkBatcher = (*conn)(nil)
 )
+
+// BulkBatchSize keeps bulk INSERTs under go-sql-driver's largest cached
+// write buffer (256 KiB with the packet header): a longer query gets a
+// freshly allocated buffer on every call, which in a prepare was 0.19 KiB
+// of garbage per row and ~7% of the client's CPU.
+func (c *conn) BulkBatchSize() int { return 256*1024 - 64 }
 
 func (c *conn) connect(ctx context.Context) error {
 	if c.connector == nil {

@@ -60,6 +60,26 @@ function thread_init()
   con:bulk_insert_done()
   local bv, bf = con:query_row("SELECT v, f FROM " .. tbl .. " WHERE id = 4000")
   check(bv == "w7" and tonumber(bf) == 2.5, "bulk_insert_next pieces: " .. tostring(bv) .. " " .. tostring(bf))
+  -- bulk inserts flush at the driver's batch size (MySQL: under 256 KiB)
+  -- and take a single row up to the reference's 512 KiB, not beyond
+  local big = tbl .. "_big"
+  con:query("DROP TABLE IF EXISTS " .. big)
+  local text = drv:name() == "mysql" and "MEDIUMTEXT" or "TEXT" -- MySQL's TEXT stops at 64 KiB
+  con:query("CREATE TABLE " .. big .. " (id INTEGER PRIMARY KEY, t " .. text .. ")")
+  local pad = string.rep("x", 200)
+  con:bulk_insert_init("INSERT INTO " .. big .. " (id, t) VALUES")
+  for i = 1, 3000 do con:bulk_insert_next("(", i, ", '", pad, "')") end
+  con:bulk_insert_next("(", 5000, ", '", string.rep("y", 300 * 1024), "')")
+  con:bulk_insert_done()
+  local cnt, total = con:query_row("SELECT COUNT(*), SUM(LENGTH(t)) FROM " .. big)
+  check(tonumber(cnt) == 3001 and tonumber(total) == 3000 * 200 + 300 * 1024,
+        "large bulk insert: " .. tostring(cnt) .. " rows, " .. tostring(total) .. " bytes")
+  con:bulk_insert_init("INSERT INTO " .. big .. " (id, t) VALUES")
+  local okb, eb = pcall(con.bulk_insert_next, con, "(6000, '" .. string.rep("z", 512 * 1024) .. "')")
+  check(not okb and tostring(eb):find("Query length exceeds the maximum value (524288), aborting", 1, true) ~= nil,
+        "row over 512 KiB: " .. tostring(eb))
+  con:bulk_insert_done()
+  con:query("DROP TABLE " .. big)
   -- a fatal SQL error is a Lua error with the reference's wording
   local ok, err = pcall(con.query, con, "SELEC nonsense")
   check(not ok and tostring(err):find("SQL error, errno = ") ~= nil, "fatal error wording: " .. tostring(err))
