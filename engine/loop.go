@@ -39,6 +39,9 @@ func (l *Loop) More() bool {
 	if r.rate != nil {
 		t := r.rate.take()
 		if r.deadline > 0 && t >= r.deadline {
+			// No more events in this run: wait for its end, as the
+			// reference's workers wait on an empty queue.
+			l.await(r.deadline)
 			return false
 		}
 		if t > r.now() {

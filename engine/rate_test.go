@@ -116,3 +116,20 @@ func TestRateQueueOverflow(t *testing.T) {
 		t.Errorf("overflow ended the run only after %v", el)
 	}
 }
+
+// A run under a low --rate lasts its --time: workers whose next arrival
+// falls after the end wait for the end instead of leaving early.
+func TestRateRunLastsItsTime(t *testing.T) {
+	p := &slowTest{}
+	cfg := Config{Threads: 4, Time: 800 * time.Millisecond, Rate: 2, ForcedShutdown: -1, RandSeed: 3}
+	start := time.Now()
+	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < 800*time.Millisecond {
+		t.Errorf("run of --time=0.8s ended after %v", el)
+	}
+	if p.final.TimeTotal < 0.79 {
+		t.Errorf("total time %.3f s, want the 0.8 s of --time", p.final.TimeTotal)
+	}
+}
