@@ -133,3 +133,19 @@ func TestRateRunLastsItsTime(t *testing.T) {
 		t.Errorf("total time %.3f s, want the 0.8 s of --time", p.final.TimeTotal)
 	}
 }
+
+// The workers run the arrivals of the rate, whichever way they sleep for
+// them (one thread: in nanosleep when it has a processor of its own; four:
+// on timer descriptors), and no more: 300/s for 1 s is 300 ± Poisson noise.
+func TestRateHonoursRate(t *testing.T) {
+	for _, threads := range []int{1, 4} {
+		p := &slowTest{}
+		cfg := Config{Threads: threads, Time: time.Second, Rate: 300, ForcedShutdown: -1, RandSeed: 11}
+		if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if n := p.final.Events; n < 200 || n > 400 {
+			t.Errorf("%d threads: %d events in 1 s at --rate=300", threads, n)
+		}
+	}
+}
