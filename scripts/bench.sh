@@ -52,8 +52,18 @@ measure() {
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
+# spread OURS REFS: the lowest and highest ratio of the first fields, pair
+# by pair (lines of the two lists). A pair ran back to back, so the spread
+# shows the machine's drift that the medians smooth over.
+spread() {
+	paste -d '|' <(printf '%s\n' "$1") <(printf '%s\n' "$2") |
+		awk -F'|' '{split($1, a, " "); split($2, b, " ")
+			if (b[1] > 0) {r = a[1] / b[1]; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r}}
+			END {if (n) printf "%.2f %.2f\n", lo, hi; else print "null null"}'
+}
+
 json="["
-printf "%-8s %-18s %10s %10s %8s %8s %12s %12s %7s\n" db workload tps_ours tps_ref ratio p95_ours p95_ref cpu_ours cpu_ref
+printf "%-8s %-18s %10s %10s %6s %11s %8s %8s %8s %8s\n" db workload tps_ours tps_ref ratio pairs p95_ours p95_ref cpu_ours cpu_ref
 for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
@@ -74,8 +84,9 @@ for db in mysql pgsql; do
 			rc=$(printf '%s\n' "${refs[@]}" | awk '{print $3}' | median)
 			ratio=$(awk -v a="$ot" -v b="$rt" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
 		fi
-		printf "%-8s %-18s %10s %10s %8s %8s %12s %12s %7s\n" $db $wl "$ot" "$rt" "$ratio" "$op" "$rp" "$oc" "$rc"
-		json="$json{\"db\":\"$db\",\"workload\":\"$wl\",\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"p95_ours\":$op,\"p95_ref\":$rp,\"cpu_ms_per_1000q_ours\":$oc,\"cpu_ms_per_1000q_ref\":$rc},"
+		read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+		printf "%-8s %-18s %10s %10s %6s %11s %8s %8s %8s %8s\n" $db $wl "$ot" "$rt" "$ratio" "$pmin-$pmax" "$op" "$rp" "$oc" "$rc"
+		json="$json{\"db\":\"$db\",\"workload\":\"$wl\",\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax,\"p95_ours\":$op,\"p95_ref\":$rp,\"cpu_ms_per_1000q_ours\":$oc,\"cpu_ms_per_1000q_ref\":$rc},"
 	done
 	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
 done
@@ -86,7 +97,7 @@ dry() { # TOOL THREADS -> events/s
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
 }
 echo
-printf "%-28s %12s %12s %7s\n" "dry run oltp_read_write" ours sysbench ratio
+printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" ours sysbench ratio pairs
 for th in 1 2; do
 	o=() r=()
 	for i in $(seq "$pairs"); do
@@ -98,8 +109,9 @@ for th in 1 2; do
 		rm=$(printf '%s\n' "${r[@]}" | median)
 		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
 	fi
-	printf "%-28s %12s %12s %7s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio"
-	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio},"
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${o[@]}")" "$(printf '%s\n' "${r[@]}")")
+	printf "%-28s %12s %12s %7s %11s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 done
 
 # --- peak RSS at 512 threads ---------------------------------------------
