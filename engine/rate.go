@@ -71,9 +71,10 @@ func watchInterval(rate float64) time.Duration {
 	return min(max(d, 10*time.Millisecond), time.Second)
 }
 
-// precise waits shorter than this go to the worker's precise sleep; a
-// longer wait first parks on a timer (which a stop interrupts) until this
-// much before the arrival.
+// preciseSleepMax: waits up to this long go to the worker's precise
+// sleep; a longer one first parks on a timer (which a stop interrupts)
+// until half of it before the arrival, since a Go timer may fire up to a
+// millisecond late.
 const preciseSleepMax = 5 * time.Millisecond
 
 // await waits for the arrival at t on the worker's own thread; false if
