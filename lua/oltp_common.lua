@@ -340,14 +340,30 @@ function prepare_commit()
    stmt.commit = con:prepare("COMMIT")
 end
 
+-- Per statement kind, the statements of every table in table order, kept
+-- current by prepare_for_each_table: execute_random(list, ...) draws the
+-- table as rand_uniform(1, n_tables) would, in the same call.
+local point_list, simple_list, sum_list, order_list, distinct_list
+local index_list
+local set_list = {
+   point_selects = function(l) point_list = l end,
+   simple_ranges = function(l) simple_list = l end,
+   sum_ranges = function(l) sum_list = l end,
+   order_ranges = function(l) order_list = l end,
+   distinct_ranges = function(l) distinct_list = l end,
+   index_updates = function(l) index_list = l end,
+}
+
 function prepare_for_each_table(key)
    local def = oltp_statements[key]
    local nparam = #def - 1
+   local list = {}
 
    for t = 1, sysbench.opt.tables do
       local sql = string.gsub(def[1], "@", "sbtest" .. t)
       local s = con:prepare(sql)
       stmt[t][key] = s
+      list[t] = s
 
       if nparam > 0 then
          local binds = {}
@@ -362,6 +378,9 @@ function prepare_for_each_table(key)
          param[t][key] = binds
          s:bind_param(unpack(binds))
       end
+   end
+   if set_list[key] then
+      set_list[key](list)
    end
 end
 
@@ -416,28 +435,8 @@ local fast_random
 -- a global in one.
 local stmts, params
 local execute, execute_random, param_set, param_set_rand_str
--- Per statement kind, the statements of every table in table order:
--- execute_random(list, ...) draws the table as rand_uniform(1, n_tables)
--- would, in the same call.
-local point_list, simple_list, sum_list, order_list, distinct_list
-local index_list
-
-local function by_table(key)
-   local l = {}
-   for t = 1, n_tables do
-      l[t] = stmts[t][key]
-   end
-   return l
-end
-
 local function cache_methods()
    stmts, params = stmt, param
-   point_list = by_table("point_selects")
-   simple_list = by_table("simple_ranges")
-   sum_list = by_table("sum_ranges")
-   order_list = by_table("order_ranges")
-   distinct_list = by_table("distinct_ranges")
-   index_list = by_table("index_updates")
    local s = stmt.begin
    if s == nil then
       for _, v in pairs(stmt[1] or {}) do
@@ -650,6 +649,5 @@ function sysbench.hooks.before_restart_event(errdesc)
    if reconnect_errors[errdesc.sql_errno] then
       close_statements()
       prepare_statements()
-      cache_methods()
    end
 end
