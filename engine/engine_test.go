@@ -5,30 +5,50 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
 
-// procsTest records GOMAXPROCS as its events see it.
-type procsTest struct{ seen atomic.Int64 }
+// hookTest is the engine tests' Test: onNewWorker runs as each worker is
+// created and onEvent on every event (both optional); it keeps the final
+// report's figures.
+type hookTest struct {
+	onNewWorker func()
+	onEvent     func()
 
-func (p *procsTest) Name() string                             { return "procs" }
-func (p *procsTest) PrintMode(io.Writer)                      {}
-func (p *procsTest) Init(context.Context) error               { return nil }
-func (p *procsTest) Done(context.Context) error               { return nil }
-func (p *procsTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
-func (p *procsTest) ReportCumulative(io.Writer, *Stat) bool   { return false }
-func (p *procsTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
-	return procsWorker{p}, nil
+	mu    sync.Mutex
+	final *Stat
 }
 
-type procsWorker struct{ p *procsTest }
+func (h *hookTest) Name() string                             { return "hook" }
+func (h *hookTest) PrintMode(io.Writer)                      {}
+func (h *hookTest) Init(context.Context) error               { return nil }
+func (h *hookTest) Done(context.Context) error               { return nil }
+func (h *hookTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
+func (h *hookTest) ReportCumulative(_ io.Writer, s *Stat) bool {
+	h.mu.Lock()
+	c := *s
+	h.final = &c
+	h.mu.Unlock()
+	return false
+}
+func (h *hookTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
+	if h.onNewWorker != nil {
+		h.onNewWorker()
+	}
+	return hookWorker{h}, nil
+}
 
-func (w procsWorker) Init(context.Context) error { return nil }
-func (w procsWorker) Done(context.Context) error { return nil }
-func (w procsWorker) Close()                     {}
-func (w procsWorker) Event(context.Context) (bool, error) {
-	w.p.seen.Store(int64(runtime.GOMAXPROCS(0)))
+type hookWorker struct{ h *hookTest }
+
+func (w hookWorker) Init(context.Context) error { return nil }
+func (w hookWorker) Done(context.Context) error { return nil }
+func (w hookWorker) Close()                     {}
+func (w hookWorker) Event(context.Context) (bool, error) {
+	if w.h.onEvent != nil {
+		w.h.onEvent()
+	}
 	return false, nil
 }
 
@@ -41,7 +61,8 @@ func TestBlockingWorkersProcs(t *testing.T) {
 	before := runtime.GOMAXPROCS(0)
 	threads := before + 3
 	for _, blocking := range []bool{false, true} {
-		p := &procsTest{}
+		var seen atomic.Int64 // GOMAXPROCS as the events see it
+		p := &hookTest{onEvent: func() { seen.Store(int64(runtime.GOMAXPROCS(0))) }}
 		cfg := Config{Threads: threads, Events: 100, BlockingWorkers: blocking, ForcedShutdown: -1}
 		if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
 			t.Fatal(err)
@@ -50,7 +71,7 @@ func TestBlockingWorkersProcs(t *testing.T) {
 		if blocking {
 			want = int64(threads + 1)
 		}
-		if got := p.seen.Load(); got != want {
+		if got := seen.Load(); got != want {
 			t.Errorf("blocking=%v: GOMAXPROCS %d during the run, want %d", blocking, got, want)
 		}
 		if got := runtime.GOMAXPROCS(0); got != before {

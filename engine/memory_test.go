@@ -58,27 +58,11 @@ func gcPercent() int64 {
 
 // gcTest records the GC percent while its workers are created and while
 // they run.
-type gcTest struct{ atInit, atRun atomic.Int64 }
-
-func (g *gcTest) Name() string                             { return "gc" }
-func (g *gcTest) PrintMode(io.Writer)                      {}
-func (g *gcTest) Init(context.Context) error               { return nil }
-func (g *gcTest) Done(context.Context) error               { return nil }
-func (g *gcTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
-func (g *gcTest) ReportCumulative(io.Writer, *Stat) bool   { return false }
-func (g *gcTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
-	g.atInit.Store(gcPercent())
-	return gcWorker{g}, nil
-}
-
-type gcWorker struct{ g *gcTest }
-
-func (w gcWorker) Init(context.Context) error { return nil }
-func (w gcWorker) Done(context.Context) error { return nil }
-func (w gcWorker) Close()                     {}
-func (w gcWorker) Event(context.Context) (bool, error) {
-	w.g.atRun.Store(gcPercent())
-	return false, nil
+func gcTest(atInit, atRun *atomic.Int64) *hookTest {
+	return &hookTest{
+		onNewWorker: func() { atInit.Store(gcPercent()) },
+		onEvent:     func() { atRun.Store(gcPercent()) },
+	}
 }
 
 // Workers are created with less GC headroom; a run with a small heap has
@@ -88,14 +72,14 @@ func TestGCPolicy(t *testing.T) {
 		t.Skip("GOGC or GOMEMLIMIT is set in the environment, which the engine leaves alone")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(80))
-	g := &gcTest{}
-	if err := Run(context.Background(), g, Config{Threads: 2, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+	var atInit, atRun atomic.Int64
+	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.atInit.Load(); got != initGCPercent {
+	if got := atInit.Load(); got != initGCPercent {
 		t.Errorf("GC percent %d while workers are created, want %d", got, initGCPercent)
 	}
-	if got := g.atRun.Load(); got != 80 {
+	if got := atRun.Load(); got != 80 {
 		t.Errorf("GC percent %d during the run, want 80", got)
 	}
 	if got := gcPercent(); got != 80 {
@@ -103,11 +87,12 @@ func TestGCPolicy(t *testing.T) {
 	}
 	// Collection off (or as low as the initialisation setting): left alone.
 	debug.SetGCPercent(10)
-	g = &gcTest{}
-	if err := Run(context.Background(), g, Config{Threads: 1, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+	atInit.Store(0)
+	atRun.Store(0)
+	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 1, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if a, b := g.atInit.Load(), g.atRun.Load(); a != 10 || b != 10 || gcPercent() != 10 {
+	if a, b := atInit.Load(), atRun.Load(); a != 10 || b != 10 || gcPercent() != 10 {
 		t.Errorf("GOGC=10 before the run: %d at init, %d during the run, %d after", a, b, gcPercent())
 	}
 }

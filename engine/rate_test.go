@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -45,44 +44,15 @@ func TestRateScheduleBacklogKeepsOrder(t *testing.T) {
 	}
 }
 
-// slowTest's events take a fixed time; it keeps the final report's
-// figures.
-type slowTest struct {
-	event time.Duration
-	mu    sync.Mutex
-	final *Stat
-}
-
-func (p *slowTest) Name() string                             { return "slow" }
-func (p *slowTest) PrintMode(io.Writer)                      {}
-func (p *slowTest) Init(context.Context) error               { return nil }
-func (p *slowTest) Done(context.Context) error               { return nil }
-func (p *slowTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
-func (p *slowTest) ReportCumulative(_ io.Writer, s *Stat) bool {
-	p.mu.Lock()
-	c := *s
-	p.final = &c
-	p.mu.Unlock()
-	return true
-}
-func (p *slowTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
-	return slowWorker{p.event}, nil
-}
-
-type slowWorker struct{ d time.Duration }
-
-func (w slowWorker) Init(context.Context) error { return nil }
-func (w slowWorker) Done(context.Context) error { return nil }
-func (w slowWorker) Close()                     {}
-func (w slowWorker) Event(context.Context) (bool, error) {
-	time.Sleep(w.d)
-	return false, nil
+// slowTest's events take d each.
+func slowTest(d time.Duration) *hookTest {
+	return &hookTest{onEvent: func() { time.Sleep(d) }}
 }
 
 // Under --rate an event's latency includes the time it waited for a free
 // worker: at four times the rate one worker can serve, events queue.
 func TestRateCountsQueueTime(t *testing.T) {
-	p := &slowTest{event: 2 * time.Millisecond}
+	p := slowTest(2 * time.Millisecond)
 	cfg := Config{Threads: 1, Time: time.Second, Rate: 2000, ForcedShutdown: -1, RandSeed: 1}
 	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
 		t.Fatal(err)
@@ -100,7 +70,7 @@ func TestRateCountsQueueTime(t *testing.T) {
 // When arrivals pile up beyond the reference's queue, the run fails with
 // its message.
 func TestRateQueueOverflow(t *testing.T) {
-	p := &slowTest{event: 20 * time.Millisecond}
+	p := slowTest(20 * time.Millisecond)
 	cfg := Config{Threads: 1, Time: 10 * time.Second, Rate: 1e7, ForcedShutdown: -1}
 	var out bytes.Buffer
 	start := time.Now()
@@ -120,7 +90,7 @@ func TestRateQueueOverflow(t *testing.T) {
 // A run under a low --rate lasts its --time: workers whose next arrival
 // falls after the end wait for the end instead of leaving early.
 func TestRateRunLastsItsTime(t *testing.T) {
-	p := &slowTest{}
+	p := &hookTest{}
 	cfg := Config{Threads: 4, Time: 800 * time.Millisecond, Rate: 2, ForcedShutdown: -1, RandSeed: 3}
 	start := time.Now()
 	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
@@ -139,7 +109,7 @@ func TestRateRunLastsItsTime(t *testing.T) {
 // on timer descriptors), and no more: 300/s for 1 s is 300 ± Poisson noise.
 func TestRateHonoursRate(t *testing.T) {
 	for _, threads := range []int{1, 4} {
-		p := &slowTest{}
+		p := &hookTest{}
 		cfg := Config{Threads: threads, Time: time.Second, Rate: 300, ForcedShutdown: -1, RandSeed: 11}
 		if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
 			t.Fatal(err)

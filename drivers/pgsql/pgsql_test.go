@@ -64,10 +64,7 @@ func TestBlockingIOHint(t *testing.T) {
 		{[]string{"pgsql-blocking-io", "on"}, false, true},
 		{[]string{"pgsql-blocking-io", "on"}, true, false},
 	} {
-		v := options.NewValues()
-		for i := 0; i+1 < len(tc.set); i += 2 {
-			v.Set(tc.set[i], tc.set[i+1])
-		}
+		v := testenv.Values(nil, tc.set...)
 		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry}); got != tc.want {
 			t.Errorf("%v dry=%v: BlockingIO %v, want %v", tc.set, tc.dry, got, tc.want)
 		}
