@@ -26,9 +26,9 @@ const (
 // longest single row it takes (the reference's limit and message).
 const bulkPacketSize = 512 * 1024
 
-// bulkBatch is the size at which c's bulk inserts are flushed: a driver
-// may ask for less than bulkPacketSize (drivers.BulkBatcher).
-func (c *sqlConn) bulkBatch() int {
+// bulkBatchSize is the size at which c's bulk inserts are flushed: a
+// driver may ask for less than bulkPacketSize (drivers.BulkBatcher).
+func (c *sqlConn) bulkBatchSize() int {
 	if b, ok := c.conn.(drivers.BulkBatcher); ok {
 		return min(b.BulkBatchSize(), bulkPacketSize)
 	}
@@ -55,6 +55,7 @@ type sqlConn struct {
 	row        []byte // bulk_insert_next's joined arguments
 	bulkValues int    // length of the INSERT prefix
 	bulkCnt    int
+	bulkBatch  int // flush size, from bulkBatchSize at bulk_insert_init
 }
 
 type sqlStmt struct {
@@ -380,6 +381,7 @@ func connBulkInit(L *lua.LState) int {
 	}
 	c.bulk = append(c.bulk[:0], q...)
 	c.bulkValues, c.bulkCnt = len(q), 0
+	c.bulkBatch = c.bulkBatchSize()
 	L.Push(lua.LTrue)
 	return 1
 }
@@ -443,7 +445,7 @@ func connBulkNext(L *lua.LState) int {
 	if c.bulk == nil {
 		L.RaiseError("attempt to call bulk_insert_next() before bulk_insert_init()")
 	}
-	if c.bulkCnt > 0 && len(c.bulk)+len(v)+2 > c.bulkBatch() {
+	if c.bulkCnt > 0 && len(c.bulk)+len(v)+2 > c.bulkBatch {
 		c.bulkFlush(L)
 	}
 	if len(c.bulk)+len(v)+2 > bulkPacketSize {
@@ -507,10 +509,15 @@ func connNextResult(L *lua.LState) int {
 
 func checkStmt(L *lua.LState, n int) *sqlStmt {
 	s := checkUD[*sqlStmt](L, n, stmtType)
+	s.checkOpen(L)
+	return s
+}
+
+// checkOpen raises the error for a closed statement.
+func (s *sqlStmt) checkOpen(L *lua.LState) {
 	if s.closed {
 		L.RaiseError("attempt to use a closed statement")
 	}
-	return s
 }
 
 func stmtBindCreate(L *lua.LState) int {
@@ -611,9 +618,7 @@ func stmtExecuteRandom(L *lua.LState) int {
 		}
 		// The first statement's state is this one: its generator draws.
 		s = at(int(at(1).c.rt.rand.Uniform(1, int64(n))))
-		if s.closed {
-			L.RaiseError("attempt to use a closed statement")
-		}
+		s.checkOpen(L)
 	} else {
 		s = checkStmt(L, 1)
 	}
