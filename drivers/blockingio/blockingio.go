@@ -182,10 +182,7 @@ func (c *Conn) Close() error {
 	if !c.closed.CompareAndSwap(false, true) {
 		return net.ErrClosed
 	}
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
+	c.stopTimerLocked()
 	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
 	return syscall.Close(c.fd)
 }
@@ -204,10 +201,7 @@ func (c *Conn) RemoteAddr() net.Addr { return c.remote }
 func (c *Conn) SetDeadline(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
+	c.stopTimerLocked()
 	if t.IsZero() || c.closed.Load() {
 		return nil
 	}
@@ -224,6 +218,14 @@ func (c *Conn) SetReadDeadline(t time.Time) error { return c.SetDeadline(t) }
 
 // SetWriteDeadline is SetDeadline: a passed deadline ends the connection.
 func (c *Conn) SetWriteDeadline(t time.Time) error { return c.SetDeadline(t) }
+
+// stopTimerLocked cancels a deadline still to come.
+func (c *Conn) stopTimerLocked() {
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+}
 
 func (c *Conn) expire() {
 	c.mu.Lock()
