@@ -638,15 +638,17 @@ end
 -- After a lost connection has been re-established (possible when those
 -- errors are listed in --mysql-ignore-errors) the server has forgotten our
 -- prepared statements: prepare them again before the event is retried.
-local reconnect_errors = {
-   [2006] = true, -- server has gone away
-   [2011] = true, -- TCP connection error
-   [2013] = true, -- lost connection during query
-   [2055] = true, -- lost connection (extended)
-}
+-- (Compared one by one: in gopher-lua a table keyed by these numbers would
+-- hold an array of 2055 slots, some 40 KiB in every thread's Lua state.)
+local function reconnect_error(errno)
+   return errno == 2006 -- server has gone away
+      or errno == 2011 -- TCP connection error
+      or errno == 2013 -- lost connection during query
+      or errno == 2055 -- lost connection (extended)
+end
 
 function sysbench.hooks.before_restart_event(errdesc)
-   if reconnect_errors[errdesc.sql_errno] then
+   if reconnect_error(errdesc.sql_errno) then
       close_statements()
       prepare_statements()
    end

@@ -147,8 +147,11 @@ end
 
 -- MySQL client errors for a lost connection: listed in
 -- --mysql-ignore-errors, the driver reconnects and the event restarts.
-local lost_connection = {[2006] = true, [2011] = true, [2013] = true,
-                         [2055] = true}
+-- (Not a table keyed by the numbers: gopher-lua would give it an array of
+-- 2055 slots in every thread's Lua state.)
+local function lost_connection(errno)
+   return errno == 2006 or errno == 2011 or errno == 2013 or errno == 2055
+end
 
 -- Installs sysbench.hooks.before_restart_event for a workload whose events
 -- run transactions: after a reconnect the server has forgotten the
@@ -158,7 +161,7 @@ local lost_connection = {[2006] = true, [2011] = true, [2013] = true,
 -- half a transaction. get_con returns the thread's connection.
 function loader.restart_hook(reprepare, get_con)
    sysbench.hooks.before_restart_event = function(errdesc)
-      if lost_connection[errdesc.sql_errno] then
+      if lost_connection(errdesc.sql_errno) then
          reprepare()
          return
       end
