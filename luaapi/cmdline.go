@@ -8,8 +8,8 @@ import (
 
 // registerCmdline creates sysbench.cmdline.
 func registerCmdline(L *lua.LState, sb *lua.LTable, s *Script) {
-	t := L.NewTable()
-	argv := L.NewTable()
+	t := L.CreateTable(0, 16)
+	argv := L.CreateTable(len(s.env.Argv), 1)
 	for i, a := range s.env.Argv {
 		argv.RawSetInt(i, lua.LString(a))
 	}

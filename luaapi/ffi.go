@@ -19,7 +19,7 @@ type ffiBuffer struct {
 // into sysbench (usleep, sb_counter_inc, the event loop, sb_rand_*), and
 // simple buffers. Anything else fails naming the symbol.
 func registerFFI(L *lua.LState) {
-	m := L.NewTable()
+	m := L.CreateTable(0, 8)
 	noop := L.NewFunction(func(L *lua.LState) int { return 0 })
 	m.RawSetString("cdef", noop)
 	m.RawSetString("metatype", L.NewFunction(func(L *lua.LState) int { L.Push(L.Get(1)); return 1 }))
@@ -28,7 +28,7 @@ func registerFFI(L *lua.LState) {
 	m.RawSetString("os", lua.LString("Linux"))
 	m.RawSetString("arch", lua.LString("x64"))
 
-	bufMT := L.NewTable()
+	bufMT := L.CreateTable(0, 3)
 	bufMT.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
 		b := L.CheckUserData(1).Value.(*ffiBuffer)
 		i := L.CheckInt(2)
@@ -134,7 +134,7 @@ func registerFFI(L *lua.LState) {
 		return 1
 	}))
 
-	C := L.NewTable()
+	C := L.CreateTable(0, 24)
 	fns := map[string]lua.LGFunction{
 		"usleep": func(L *lua.LState) int {
 			time.Sleep(time.Duration(L.CheckInt64(1)) * time.Microsecond)
@@ -185,7 +185,7 @@ func registerFFI(L *lua.LState) {
 		"SB_CNT_ERROR": engine.CntError, "SB_CNT_RECONNECT": engine.CntReconnect, "SB_CNT_MAX": engine.CntMax} {
 		C.RawSetString(name, lua.LNumber(v))
 	}
-	cmt := L.NewTable()
+	cmt := L.CreateTable(0, 1)
 	cmt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
 		L.RaiseError("ffi.C.%s is not supported by sysbench-go", L.CheckString(2))
 		return 0

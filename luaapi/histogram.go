@@ -70,7 +70,7 @@ func checkHistogram(L *lua.LState, n int) *scriptHistogram {
 
 // registerHistogram creates sysbench.histogram.
 func registerHistogram(L *lua.LState, sb *lua.LTable) {
-	methods := L.NewTable()
+	methods := L.CreateTable(0, 2)
 	methods.RawSetString("update", L.NewFunction(func(L *lua.LState) int {
 		checkHistogram(L, 1).update(float64(L.CheckNumber(2)))
 		return 0
@@ -80,7 +80,7 @@ func registerHistogram(L *lua.LState, sb *lua.LTable) {
 		return 0
 	}))
 	mt := newUDType(L, histogramType, methods)
-	t := L.NewTable()
+	t := L.CreateTable(0, 1)
 	t.RawSetString("new", L.NewFunction(func(L *lua.LState) int {
 		size := L.CheckInt(1)
 		lo, hi := float64(L.CheckNumber(2)), float64(L.CheckNumber(3))

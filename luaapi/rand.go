@@ -39,8 +39,7 @@ func RegisterRand(L *lua.LState, sysbench *lua.LTable, get func(L *lua.LState) *
 		"uniform_uint64": api.uniformUint64,
 		"uniform_double": api.uniformDouble,
 	}
-	t := L.NewTable()
-	L.SetFuncs(t, fns)
+	t := funcTable(L, fns)
 	L.SetField(sysbench, "rand", t)
 
 	// The compatibility globals are the same function values, as in the

@@ -12,7 +12,7 @@ import (
 // statTable converts a report's figures into the table the reference's
 // hooks receive (latencies in seconds).
 func statTable(L *lua.LState, s *engine.Stat) *lua.LTable {
-	t := L.NewTable()
+	t := L.CreateTable(0, 24)
 	set := func(k string, v float64) { t.RawSetString(k, lua.LNumber(v)) }
 	set("threads_running", float64(s.ThreadsRunning))
 	set("time_interval", s.TimeInterval)

@@ -126,28 +126,28 @@ func (c *sqlConn) checkOpen(L *lua.LState) {
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
 func registerSQL(L *lua.LState, sb *lua.LTable) {
-	sql := L.NewTable()
-	types := L.NewTable()
+	sql := L.CreateTable(0, 3)
+	types := L.CreateTable(0, 13)
 	for i, n := range []string{"NONE", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
 		"TIME", "DATE", "DATETIME", "TIMESTAMP", "CHAR", "VARCHAR"} {
 		types.RawSetString(n, lua.LNumber(i))
 	}
 	sql.RawSetString("type", types)
-	errs := L.NewTable()
+	errs := L.CreateTable(0, 3)
 	errs.RawSetString("NONE", lua.LNumber(0))
 	errs.RawSetString("IGNORABLE", lua.LNumber(1))
 	errs.RawSetString("FATAL", lua.LNumber(2))
 	sql.RawSetString("error", errs)
 
 	// Metatables.
-	newUDType(L, driverType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, driverType, funcTable(L, map[string]lua.LGFunction{
 		"connect": driverConnect,
 		"name": func(L *lua.LState) int {
 			L.Push(lua.LString(checkUD[*sqlDriver](L, 1, driverType).name))
 			return 1
 		},
 	}))
-	newUDType(L, connType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, connType, funcTable(L, map[string]lua.LGFunction{
 		"query":            connQuery,
 		"query_row":        connQueryRow,
 		"prepare":          connPrepare,
@@ -159,18 +159,18 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		"more_results":     connMoreResults,
 		"next_result":      connNextResult,
 	}))
-	newUDType(L, stmtType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, stmtType, funcTable(L, map[string]lua.LGFunction{
 		"bind_create":    stmtBindCreate,
 		"bind_param":     stmtBindParam,
 		"execute":        stmtExecute,
 		"execute_random": stmtExecuteRandom,
 		"close":          stmtClose,
 	}))
-	newUDType(L, paramType, L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	newUDType(L, paramType, funcTable(L, map[string]lua.LGFunction{
 		"set":          paramSet,
 		"set_rand_str": paramSetRandStr,
 	}))
-	resMethods := L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
+	resMethods := funcTable(L, map[string]lua.LGFunction{
 		"fetch_row": resultFetchRow,
 		"free":      resultFree,
 	})
@@ -212,7 +212,8 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 // methods table (or a function, for computed fields) and __tostring
 // prints "<name>", as sysbench does. It returns the metatable.
 func newUDType(L *lua.LState, name string, index lua.LValue) *lua.LTable {
-	mt := L.NewTypeMetatable(name)
+	mt := L.CreateTable(0, 2)
+	L.SetField(L.Get(lua.RegistryIndex), name, mt)
 	mt.RawSetString("__index", index)
 	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LString("<" + name + ">"))
@@ -296,7 +297,7 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string) {
 		return
 	}
 	c.lastErr = de
-	desc := L.NewTable()
+	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)
 	desc.RawSetString("query", lua.LString(query))
 	desc.RawSetString("sql_errno", lua.LNumber(de.Code))
@@ -791,7 +792,7 @@ func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
 		} else {
 			c.rt.count(engine.CntError)
 		}
-		t := L.NewTable()
+		t := L.CreateTable(0, 1)
 		t.RawSetString("errcode", lua.LNumber(restartEvent))
 		L.Error(t, 0)
 	}
@@ -799,8 +800,7 @@ func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
 }
 
 func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
-	db := L.NewTable()
-	L.SetFuncs(db, map[string]lua.LGFunction{
+	db := funcTable(L, map[string]lua.LGFunction{
 		"connect": func(L *lua.LState) int { legacyConn(L); return 0 },
 		"disconnect": func(L *lua.LState) int {
 			if rt := getRuntime(L); rt.legacy != nil {

@@ -68,7 +68,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	ud.Value = rt
 	L.SetField(L.Get(lua.RegistryIndex), registryKey, ud)
 
-	sb := L.NewTable()
+	sb := L.CreateTable(0, 16)
 	L.SetGlobal("sysbench", sb)
 	sb.RawSetString("tid", lua.LNumber(tid))
 	if tid < 0 {
@@ -76,12 +76,12 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	}
 	sb.RawSetString("version", lua.LString(apiVersion))
 	sb.RawSetString("version_string", lua.LString(s.env.VersionString))
-	errT := L.NewTable()
+	errT := L.CreateTable(0, 2)
 	errT.RawSetString("NONE", lua.LNumber(0))
 	errT.RawSetString("RESTART_EVENT", lua.LNumber(restartEvent))
 	sb.RawSetString("error", errT)
-	sb.RawSetString("hooks", L.NewTable())
-	sb.RawSetString("opt", L.NewTable())
+	sb.RawSetString("hooks", L.CreateTable(0, 4))
+	sb.RawSetString("opt", L.CreateTable(0, 0))
 	registerCmdline(L, sb, s)
 	registerReports(L, sb)
 	registerHistogram(L, sb)
@@ -216,11 +216,22 @@ func cFormat(f string) (string, bool) {
 	return string(b), changed
 }
 
+// Tables are made with CreateTable and the number of entries they will
+// hold: gopher-lua's NewTable reserves room for 32 array items and 32 keys
+// (some 2 KiB), which over hundreds of Lua states was a third of a run's
+// memory.
+
+// funcTable returns a table of the Go functions fns.
+func funcTable(L *lua.LState, fns map[string]lua.LGFunction) *lua.LTable {
+	return L.SetFuncs(L.CreateTable(0, len(fns)), fns)
+}
+
 // exportOptions fills sysbench.opt with typed values, and for scripts that
 // declare no options also sets every option as a global (0.5-era API).
 func (s *Script) exportOptions(L *lua.LState) error {
-	optT := L.NewTable()
 	env := s.env
+	names := env.Values.Names()
+	optT := L.CreateTable(0, len(names))
 	kinds := map[string]options.Kind{}
 	for _, o := range env.Declared {
 		kinds[options.Canonical(o.Name)] = o.Kind
@@ -228,7 +239,7 @@ func (s *Script) exportOptions(L *lua.LState) error {
 	for _, o := range s.options {
 		kinds[options.Canonical(o.Name)] = o.Kind
 	}
-	for _, name := range env.Values.Names() {
+	for _, name := range names {
 		raw, _ := env.Values.Raw(name)
 		kind, known := kinds[name]
 		if !known {
@@ -257,8 +268,9 @@ func (s *Script) exportOptions(L *lua.LState) error {
 			}
 			v = lua.LNumber(n)
 		case options.List:
-			t := L.NewTable()
-			for _, item := range options.SplitList(raw) {
+			items := options.SplitList(raw)
+			t := L.CreateTable(len(items), 0)
+			for _, item := range items {
 				t.Append(lua.LString(item))
 			}
 			v = t

@@ -1,0 +1,68 @@
+package luaapi
+
+import (
+	"context"
+	"io"
+	goruntime "runtime"
+	"testing"
+
+	"sysbench-go/drivers"
+	"sysbench-go/drivers/mysql"
+	"sysbench-go/engine"
+	bundled "sysbench-go/lua"
+	"sysbench-go/options"
+)
+
+// Every worker thread holds a Lua state, so at --threads=512 the states are
+// the process's memory. One running oltp_read_write (its statements
+// prepared on the dry-run driver) takes ~155 KiB of live heap; it took 259
+// while tables were made with gopher-lua's NewTable (room for 32 items and
+// 32 keys each), and 195 or 219 with only one of the two fixed.
+func TestWorkerStateMemory(t *testing.T) {
+	const workers = 32
+	const limit = 180 << 10 // bytes of live heap per worker
+	values := options.NewValues()
+	env := &Env{
+		Values: values, Drivers: []drivers.Factory{mysql.Factory}, DriverName: "mysql",
+		DriverConfig: drivers.Config{Values: values, DryRun: true, Log: io.Discard},
+		Out:          io.Discard, Threads: workers, Command: "run", Bundled: bundled.Scripts, Ctx: context.Background(),
+	}
+	s, err := Load(env, "oltp_read_write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, o := range s.Options() {
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	st := engine.NewWorkerStats(0) // shared: the engine's latency shards are not the state's
+	before := liveHeap()
+	ws := make([]engine.Worker, 0, workers)
+	for tid := range workers {
+		w, err := s.NewWorker(context.Background(), tid, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Init(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	per := (liveHeap() - before) / workers
+	for _, w := range ws {
+		w.Close()
+	}
+	t.Logf("live heap per worker state: %d KiB", per>>10)
+	if per > limit {
+		t.Errorf("a worker's Lua state holds %d KiB of live heap, more than %d KiB", per>>10, limit>>10)
+	}
+}
+
+func liveHeap() int64 {
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
