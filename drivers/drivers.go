@@ -51,6 +51,9 @@ type Config struct {
 	// DryRun asks the driver to pretend every call succeeds without
 	// talking to a server (--mysql-dry-run or the driver-neutral dry run).
 	DryRun bool
+	// Paced: events arrive on a schedule (--rate), below saturation, so
+	// latency is what the run measures.
+	Paced bool
 	// Log receives the FATAL/ALERT/WARNING lines a driver prints the way
 	// the reference does (nil discards them).
 	Log io.Writer

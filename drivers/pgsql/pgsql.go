@@ -41,15 +41,27 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (faster for long transactions, slower for point selects than Go's netpoller)", Kind: options.Bool, Default: "off"},
+		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (faster for long transactions and below saturation, slower for point selects at saturation than Go's netpoller); default on with --rate, off without", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
-	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg.Values) },
+	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
 }
 
-// blockingIO reads --pgsql-blocking-io (default off).
-func blockingIO(v *options.Values) bool {
-	return v != nil && v.Bool("pgsql-blocking-io")
+// blockingIO reads --pgsql-blocking-io. Not given, it is on for runs paced
+// by --rate: below saturation a blocking read wakes its own thread with the
+// reply, where the netpoller hands every reply from thread to thread (p95
+// and p99 at 2000 events/s about 30% lower, client CPU per event 40% less).
+// At saturation the netpoller wins short queries, so it stays the default
+// there.
+func blockingIO(cfg drivers.Config) bool {
+	v := cfg.Values
+	if v == nil {
+		return false
+	}
+	if v.IsSet("pgsql-blocking-io") {
+		return v.Bool("pgsql-blocking-io")
+	}
+	return cfg.Paced
 }
 
 // defaultIgnorable are the SQLSTATEs sysbench 1.0.20 rolls back and ignores:
@@ -108,7 +120,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		db:       str("pgsql-db", "sbtest"),
 		psMode:   cfg.PSMode,
 		debug:    cfg.Debug,
-		blocking: blockingIO(v),
+		blocking: blockingIO(cfg),
 		log:      &lineWriter{w: cfg.Log},
 		ignore:   map[string]bool{},
 	}

@@ -56,17 +56,22 @@ func wantKind(t *testing.T, err error, kind drivers.ErrorKind, state string) *dr
 // The engine gives workers a processor each only for blocking connections.
 func TestBlockingIOHint(t *testing.T) {
 	for _, tc := range []struct {
-		set  []string
-		dry  bool
-		want bool
+		set   []string
+		dry   bool
+		paced bool
+		want  bool
 	}{
-		{nil, false, false},
-		{[]string{"pgsql-blocking-io", "on"}, false, true},
-		{[]string{"pgsql-blocking-io", "on"}, true, false},
+		{nil, false, false, false},
+		{nil, false, true, true}, // --rate
+		{nil, true, true, false},
+		{[]string{"pgsql-blocking-io", "on"}, false, false, true},
+		{[]string{"pgsql-blocking-io", "off"}, false, true, false},
+		{[]string{"pgsql-blocking-io", "on"}, true, false, false},
 	} {
 		v := testenv.Values(nil, tc.set...)
-		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry}); got != tc.want {
-			t.Errorf("%v dry=%v: BlockingIO %v, want %v", tc.set, tc.dry, got, tc.want)
+		cfg := drivers.Config{Values: v, DryRun: tc.dry, Paced: tc.paced}
+		if got := Factory.BlockingIO(cfg); got != tc.want {
+			t.Errorf("%v dry=%v paced=%v: BlockingIO %v, want %v", tc.set, tc.dry, tc.paced, got, tc.want)
 		}
 	}
 }
@@ -85,7 +90,7 @@ func TestOptions(t *testing.T) {
 		{"pgsql-sslmode", options.String, "prefer"},
 		{"pgsql-socket", options.List, ""},
 		{"pgsql-ignore-errors", options.List, ""},
-		{"pgsql-blocking-io", options.Bool, "off"},
+		{"pgsql-blocking-io", options.Bool, ""},
 	}
 	if len(Factory.Options) != len(want) {
 		t.Fatalf("%d options, want %d", len(Factory.Options), len(want))
