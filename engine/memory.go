@@ -35,7 +35,7 @@ const (
 	minGCPercent  = 25
 	// runGCSlack is garbage allowed beyond minGCPercent of the live heap
 	// during the run; with small heaps it leaves the default setting.
-	runGCSlack = 32 << 20
+	runGCSlack = 16 << 20
 )
 
 // gcPolicy lowers the collector's headroom (GOGC) for a run unless GOGC
@@ -85,7 +85,7 @@ func (p *gcPolicy) restore() {
 // the heap may grow to live*(1+minGCPercent/100) + runGCSlack before the
 // next collection (the percent then scales with the live heap, should it
 // grow), but never more than prev (the setting before the run) allows.
-// Below some 40 MiB live, that is the default GOGC=100.
+// Below some 21 MiB live, that is the default GOGC=100.
 func runGCPercent(live uint64, prev int) int {
 	if live == 0 {
 		return prev

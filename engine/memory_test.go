@@ -38,10 +38,11 @@ func TestRunGCPercent(t *testing.T) {
 	}{
 		{0, 100, 100},
 		{4 * mib, 100, 100},   // small heaps keep the default
-		{40 * mib, 100, 100},  // 25% + 80%
-		{128 * mib, 100, 50},  // 25% + 25%
-		{1024 * mib, 100, 28}, // 25% + 3%
-		{128 * mib, 40, 40},   // never more than before
+		{20 * mib, 100, 100},  // 25% + 80%
+		{40 * mib, 100, 65},   // 25% + 40%
+		{128 * mib, 100, 37},  // 25% + 12.5%
+		{1024 * mib, 100, 26}, // 25% + 1.6%
+		{40 * mib, 50, 50},    // never more than before
 	}
 	for _, tt := range tests {
 		if got := runGCPercent(tt.live, tt.prev); got != tt.want {

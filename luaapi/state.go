@@ -218,7 +218,7 @@ func cFormat(f string) (string, bool) {
 
 // Tables are made with CreateTable and the number of entries they will
 // hold: gopher-lua's NewTable reserves room for 32 array items and 32 keys
-// (some 2 KiB), which over hundreds of Lua states was a third of a run's
+// (some 2 KiB), which over hundreds of Lua states was a fifth of a run's
 // memory.
 
 // funcTable returns a table of the Go functions fns.
