@@ -22,27 +22,33 @@ function prepare_statements()
 end
 
 local use_trx, use_ranges
+-- The helpers, taken from the globals at the first event (see
+-- oltp_read_write.lua).
+local begin_, commit_, points, simple, sum, order, distinct
 
 function event()
    if use_trx == nil then
       use_trx = not sysbench.opt.skip_trx
       use_ranges = sysbench.opt.range_selects
+      begin_, commit_, points = begin, commit, execute_point_selects
+      simple, sum = execute_simple_ranges, execute_sum_ranges
+      order, distinct = execute_order_ranges, execute_distinct_ranges
    end
 
    if use_trx then
-      begin()
+      begin_()
    end
 
-   execute_point_selects()
+   points()
 
    if use_ranges then
-      execute_simple_ranges()
-      execute_sum_ranges()
-      execute_order_ranges()
-      execute_distinct_ranges()
+      simple()
+      sum()
+      order()
+      distinct()
    end
 
    if use_trx then
-      commit()
+      commit_()
    end
 end

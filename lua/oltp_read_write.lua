@@ -26,31 +26,41 @@ function prepare_statements()
 end
 
 local use_trx, use_ranges
+-- The helpers, taken from the globals at the first event (after
+-- thread_init, so a redefinition up to then counts): in gopher-lua every
+-- global read is a hash lookup, ten per event here.
+local begin_, commit_, points, simple, sum, order, distinct
+local index_upd, non_index_upd, delete_ins
 
 function event()
    if use_trx == nil then
       use_trx = not sysbench.opt.skip_trx
       use_ranges = sysbench.opt.range_selects
+      begin_, commit_, points = begin, commit, execute_point_selects
+      simple, sum = execute_simple_ranges, execute_sum_ranges
+      order, distinct = execute_order_ranges, execute_distinct_ranges
+      index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
+      delete_ins = execute_delete_inserts
    end
 
    if use_trx then
-      begin()
+      begin_()
    end
 
-   execute_point_selects()
+   points()
 
    if use_ranges then
-      execute_simple_ranges()
-      execute_sum_ranges()
-      execute_order_ranges()
-      execute_distinct_ranges()
+      simple()
+      sum()
+      order()
+      distinct()
    end
 
-   execute_index_updates()
-   execute_non_index_updates()
-   execute_delete_inserts()
+   index_upd()
+   non_index_upd()
+   delete_ins()
 
    if use_trx then
-      commit()
+      commit_()
    end
 end

@@ -17,21 +17,27 @@ function prepare_statements()
 end
 
 local use_trx
+-- The helpers, taken from the globals at the first event (see
+-- oltp_read_write.lua).
+local begin_, commit_, index_upd, non_index_upd, delete_ins
 
 function event()
    if use_trx == nil then
       use_trx = not sysbench.opt.skip_trx
+      begin_, commit_ = begin, commit
+      index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
+      delete_ins = execute_delete_inserts
    end
 
    if use_trx then
-      begin()
+      begin_()
    end
 
-   execute_index_updates()
-   execute_non_index_updates()
-   execute_delete_inserts()
+   index_upd()
+   non_index_upd()
+   delete_ins()
 
    if use_trx then
-      commit()
+      commit_()
    end
 end
