@@ -263,6 +263,12 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		}
 	}
 
+	// A full collection of the workers' start-up garbage before the clock
+	// starts: otherwise the collector's first cycle, due about now, runs
+	// during the first events and puts milliseconds on their latency
+	// (p99 of a 6 s --rate run's first second up to 2.6 ms against 0.8
+	// after it). It also gives the run's GC setting the exact live heap.
+	runtime.GC()
 	gc.running()
 
 	// All threads ready: start the clock.
