@@ -27,9 +27,11 @@ bash scripts/testdb.sh start "$dir"
 . "$dir/env"
 
 mysql_opts="--mysql-host=127.0.0.1 --mysql-port=$SBTEST_MYSQL_PORT --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest"
-# Same TLS setting for both tools: libpq's default sslmode=prefer would use
-# TLS if the server offered it; the private server has no certificate, so
-# both run in plain text. We pass sslmode=disable to make that explicit.
+# Same TLS setting for both tools: the private server offers TLS (a
+# self-signed certificate, for the tests), which libpq's default
+# sslmode=prefer would use. Both run in plain text: PGSSLMODE for libpq
+# (and our driver), --pgsql-sslmode for ours as well.
+export PGSSLMODE=disable
 pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$SBTEST_PGSQL_PORT --pgsql-user=sbtest --pgsql-password=sbtest --pgsql-db=sbtest"
 
 # measure TOOL DB WORKLOAD -> prints "tps p95 cpu_ms_per_1000q"

@@ -256,6 +256,16 @@ shared_buffers = 128MB
 password_encryption = scram-sha-256
 logging_collector = off
 EOF
+			# TLS offered as Debian's packaged server does (sslmode=prefer
+			# then uses it), with a throw-away self-signed certificate.
+			if command -v openssl >/dev/null 2>&1 &&
+				as_pg openssl req -new -x509 -days 3650 -nodes -subj /CN=localhost \
+					-keyout "$data/server.key" -out "$data/server.crt" >/dev/null 2>&1 &&
+				as_pg chmod 600 "$data/server.key"; then
+				echo "ssl = on" >>"$data/postgresql.conf"
+			else
+				log "openssl not found: PostgreSQL runs without TLS"
+			fi
 		fi
 		as_pg "$bin/pg_ctl" -D "$data" -l "$pg/server.log" -w -t "$START_TIMEOUT" start >/dev/null || {
 			tail -n 30 "$pg/server.log" >&2 2>/dev/null || true
