@@ -264,7 +264,7 @@ EOF
 				as_pg chmod 600 "$data/server.key"; then
 				echo "ssl = on" >>"$data/postgresql.conf"
 			else
-				log "openssl not found: PostgreSQL runs without TLS"
+				log "no certificate made (openssl missing or failed): PostgreSQL runs without TLS"
 			fi
 		fi
 		as_pg "$bin/pg_ctl" -D "$data" -l "$pg/server.log" -w -t "$START_TIMEOUT" start >/dev/null || {
