@@ -15,7 +15,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"sysbench-go/drivers"
-	"sysbench-go/drivers/blockingio"
+	"sysbench-go/drivers/sockio"
 )
 
 // conn is one connection, used by one worker goroutine.
@@ -95,11 +95,7 @@ func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error)
 	if err != nil {
 		return nil, err
 	}
-	if c.d.s.blocking && c.d.s.tls == nil {
-		if bc, err := blockingio.Wrap(nc); err == nil {
-			nc = bc
-		}
-	}
+	nc = sockio.Adopt(nc, c.d.s.blocking && c.d.s.tls == nil)
 	c.ncMu.Lock()
 	c.nc = nc
 	c.ncMu.Unlock()

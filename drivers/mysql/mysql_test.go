@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sysbench-go/drivers"
+	"sysbench-go/drivers/sockio"
 	"sysbench-go/internal/testenv"
 	"sysbench-go/options"
 )
@@ -301,6 +302,25 @@ func closedPort(t *testing.T) string {
 
 // Both I/O modes: Go's netpoller and blocking system calls.
 var ioModes = []string{"off", "on"}
+
+// Each I/O mode talks through its own kind of socket (drivers/sockio).
+func TestSocketIOMode(t *testing.T) {
+	s := testenv.RequireServer(t, "mysql")
+	for _, mode := range ioModes {
+		d, _ := openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-blocking-io", mode)})
+		c := testenv.Connect(t, d).(*conn)
+		testenv.MustQuery(t, c, "SELECT 1")
+		var ok bool
+		if mode == "on" {
+			_, ok = c.nc.(*sockio.Conn)
+		} else {
+			_, ok = c.nc.(*sockio.PolledConn)
+		}
+		if !ok {
+			t.Errorf("blocking-io=%s talks through a %T", mode, c.nc)
+		}
+	}
+}
 
 func TestKillReconnect(t *testing.T) {
 	for _, mode := range ioModes {

@@ -21,8 +21,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"sysbench-go/drivers"
-	"sysbench-go/drivers/blockingio"
 	"sysbench-go/drivers/dryrun"
+	"sysbench-go/drivers/sockio"
 	"sysbench-go/options"
 )
 
@@ -247,18 +247,13 @@ func (d *driver) config(n uint64) (*pgconn.Config, error) {
 	}
 	// Notices are dropped, as sysbench installs an empty notice processor.
 	cfg.OnNotice = nil
-	if d.blocking {
-		dial := cfg.DialFunc
-		cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			nc, err := dial(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			if bc, err := blockingio.Wrap(nc); err == nil {
-				return bc, nil
-			}
-			return nc, nil
+	dial, blocking := cfg.DialFunc, d.blocking
+	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		nc, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
 		}
+		return sockio.Adopt(nc, blocking), nil
 	}
 	return cfg, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sysbench-go/drivers"
+	"sysbench-go/drivers/sockio"
 	"sysbench-go/internal/testenv"
 	"sysbench-go/options"
 )
@@ -605,6 +606,23 @@ func TestSSLMode(t *testing.T) {
 	if _, err := Open(drivers.Config{Values: valuesWith("pgsql-sslmode", "sometimes")}); err == nil {
 		t.Error("bad sslmode accepted")
 	}
+}
+
+// Each I/O mode talks through its own kind of socket (drivers/sockio).
+func TestSocketIOMode(t *testing.T) {
+	inIOModes(t, func(t *testing.T, blocking string) {
+		d, _ := open(t, drivers.PSAuto, "pgsql-sslmode", "disable", "pgsql-blocking-io", blocking)
+		nc := testenv.Connect(t, d).(*conn).pg.Conn()
+		var ok bool
+		if blocking == "on" {
+			_, ok = nc.(*sockio.Conn)
+		} else {
+			_, ok = nc.(*sockio.PolledConn)
+		}
+		if !ok {
+			t.Errorf("blocking-io=%s talks through a %T", blocking, nc)
+		}
+	})
 }
 
 func valuesWith(kv ...string) *options.Values {

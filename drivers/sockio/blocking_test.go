@@ -1,6 +1,7 @@
-package blockingio
+package sockio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -46,8 +47,9 @@ func blockedRead(t *testing.T, c *Conn) <-chan error {
 	return done
 }
 
-// pair returns a wrapped client connection and the server side.
-func pair(t *testing.T) (*Conn, net.Conn) {
+// dialPair returns both ends of a loopback TCP connection, the client's
+// not yet wrapped.
+func dialPair(t *testing.T) (client, srv net.Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -63,13 +65,48 @@ func pair(t *testing.T) (*Conn, net.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv = <-acc
+	t.Cleanup(func() { nc.Close(); srv.Close() })
+	return nc, srv
+}
+
+// pair returns a wrapped client connection and the server side.
+func pair(t *testing.T) (*Conn, net.Conn) {
+	t.Helper()
+	nc, srv := dialPair(t)
 	c, err := Wrap(nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := <-acc
-	t.Cleanup(func() { c.Close(); srv.Close() })
+	t.Cleanup(func() { c.Close() })
 	return c, srv
+}
+
+// checkLargeWrite writes more than a socket's buffers hold through c while
+// the server reads only once the writer has had to wait, and checks that
+// every byte arrives once and in order.
+func checkLargeWrite(t *testing.T, c, srv net.Conn) {
+	t.Helper()
+	msg := make([]byte, 32<<20)
+	for i := range msg {
+		msg[i] = byte(i*7 + i>>11)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b := make([]byte, len(msg))
+		_, err := io.ReadFull(srv, b)
+		if err != nil {
+			b = nil
+		}
+		got <- b
+	}()
+	n, err := c.Write(msg)
+	if n != len(msg) || err != nil {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(msg))
+	}
+	if b := <-got; !bytes.Equal(b, msg) {
+		t.Fatal("the server read other bytes than were written")
+	}
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -160,4 +197,11 @@ func TestPastDeadline(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a past deadline left the read blocked")
 	}
+}
+
+// A write larger than the send buffer takes the blocking call for what the
+// first, non-blocking one could not send.
+func TestLargeWrite(t *testing.T) {
+	c, srv := pair(t)
+	checkLargeWrite(t, c, srv)
 }
