@@ -128,7 +128,7 @@ func (w *WorkerStats) load() (c [CntMax]uint64) {
 // processor free; with fewer processors than workers the runtime would
 // hand processors between OS threads on every reply, costing the CPU the
 // database server on the same machine needs. (The workers still pass
-// through the scheduler now and then: see blockingio.)
+// through the scheduler now and then: see sockio.)
 func procPerWorker(threads int) (restore func()) {
 	const maxProcs = 1024
 	prev := runtime.GOMAXPROCS(0)
