@@ -201,7 +201,7 @@ type worker struct {
 	s     *Script
 	L     *lua.LState
 	rt    *runtime
-	tid   lua.LNumber
+	tid   lua.LValue // an LNumber, boxed once: pushing an LNumber allocates
 	event lua.LValue
 	hook  lua.LValue // sysbench.hooks.before_restart_event, resolved per call
 }
