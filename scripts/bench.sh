@@ -165,24 +165,37 @@ done
 
 # --- latency at equal throughput: --rate below saturation ----------------
 rate=${BENCH_RATE:-2000}
-lat() { # TOOL DB -> "p95 p99"
-	local opts a b
+# lat TOOL DB -> "p95 p99", both read from one run's latency histogram
+# (the bucket where the running count reaches 95% and 99% of the events,
+# as sysbench computes its percentile).
+lat() {
+	local opts
 	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
-	a=$("$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --percentile=95 run 2>/dev/null | awk '/95th percentile:/ {print $3}')
-	b=$("$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --percentile=99 run 2>/dev/null | awk '/99th percentile:/ {print $3}')
-	echo "$a $b"
+	"$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --histogram=on run 2>/dev/null |
+		awk '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
+			END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * 0.95) a = v[i]; if (!b && s >= t * 0.99) b = v[i]}
+				if (n) print a, b; else print "nan nan"}'
 }
 echo
 printf "%-28s %10s %10s %10s %10s\n" "--rate=$rate point_select" p95_ours p95_ref p99_ours p99_ref
 for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" prepare >/dev/null 2>&1 || true
-	read -r o95 o99 <<<"$(lat "$bin" $db)"
+	ours=() refs=()
+	for i in $(seq "$pairs"); do
+		ours+=("$(lat "$bin" $db)")
+		if [ -n "$ref" ]; then refs+=("$(lat "$ref" $db)"); fi
+	done
+	o95=$(printf '%s\n' "${ours[@]}" | awk '{print $1}' | median)
+	o99=$(printf '%s\n' "${ours[@]}" | awk '{print $2}' | median)
 	r95=nan r99=nan
-	if [ -n "$ref" ]; then read -r r95 r99 <<<"$(lat "$ref" $db)"; fi
+	if [ -n "$ref" ]; then
+		r95=$(printf '%s\n' "${refs[@]}" | awk '{print $1}' | median)
+		r99=$(printf '%s\n' "${refs[@]}" | awk '{print $2}' | median)
+	fi
 	"$bin" oltp_point_select $opts --tables=1 cleanup >/dev/null 2>&1 || true
 	printf "%-28s %10s %10s %10s %10s\n" "$db" "$o95" "$r95" "$o99" "$r99"
-	json="$json{\"db\":\"$db\",\"workload\":\"rate_${rate}_point_select\",\"p95_ours\":${o95:-null},\"p95_ref\":${r95:-null},\"p99_ours\":${o99:-null},\"p99_ref\":${r99:-null}},"
+	json="$json{\"db\":\"$db\",\"workload\":\"rate_${rate}_point_select\",\"p95_ours\":$o95,\"p95_ref\":$r95,\"p99_ours\":$o99,\"p99_ref\":$r99},"
 done
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
 echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"

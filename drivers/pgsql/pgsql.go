@@ -41,7 +41,7 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (faster for long transactions and below saturation, slower for point selects at saturation than Go's netpoller); default on with --rate, off without", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate, off without", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
 	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
