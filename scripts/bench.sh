@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh: sysbench-go against the reference sysbench 1.0.20, side by side
-# on private local servers, runs alternated A B A B, medians reported.
+# on private local servers, runs alternated A B B A A B ..., medians reported.
 #
 #   scripts/bench.sh [BIN]     (make bench)
 #
@@ -64,6 +64,25 @@ spread() {
 			END {if (n) printf "%.2f %.2f\n", lo, hi; else print "null null"}'
 }
 
+# run_pairs FN ARGS...: runs "FN TOOL ARGS..." for ours and the reference,
+# back to back, $pairs times, into the arrays ours and refs (line i of each
+# is pair i). Even pairs run the reference first (A B, B A, A B, ...), so
+# neither tool always runs first after a prepare or after the other's writes.
+run_pairs() {
+	local fn=$1 i
+	shift
+	ours=() refs=()
+	for i in $(seq "$pairs"); do
+		if [ -n "$ref" ] && [ $((i % 2)) -eq 0 ]; then
+			refs+=("$("$fn" "$ref" "$@")")
+			ours+=("$("$fn" "$bin" "$@")")
+		else
+			ours+=("$("$fn" "$bin" "$@")")
+			if [ -n "$ref" ]; then refs+=("$("$fn" "$ref" "$@")"); fi
+		fi
+	done
+}
+
 json="["
 printf "%-8s %-18s %10s %10s %6s %11s %8s %8s %8s %8s\n" db workload tps_ours tps_ref ratio pairs p95_ours p95_ref cpu_ours cpu_ref
 for db in mysql pgsql; do
@@ -71,11 +90,7 @@ for db in mysql pgsql; do
 	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
 	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
 	for wl in oltp_point_select oltp_read_write; do
-		ours=() refs=()
-		for i in $(seq "$pairs"); do
-			ours+=("$(measure "$bin" $db $wl)")
-			if [ -n "$ref" ]; then refs+=("$(measure "$ref" $db $wl)"); fi
-		done
+		run_pairs measure $db $wl
 		ot=$(printf '%s\n' "${ours[@]}" | awk '{print $1}' | median)
 		op=$(printf '%s\n' "${ours[@]}" | awk '{print $2}' | median)
 		oc=$(printf '%s\n' "${ours[@]}" | awk '{print $3}' | median)
@@ -101,17 +116,13 @@ dry() { # TOOL THREADS -> events/s
 echo
 printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" ours sysbench ratio pairs
 for th in 1 2; do
-	o=() r=()
-	for i in $(seq "$pairs"); do
-		o+=("$(dry "$bin" $th)")
-		if [ -n "$ref" ]; then r+=("$(dry "$ref" $th)"); fi
-	done
-	om=$(printf '%s\n' "${o[@]}" | median) rm=nan ratio=nan
+	run_pairs dry $th
+	om=$(printf '%s\n' "${ours[@]}" | median) rm=nan ratio=nan
 	if [ -n "$ref" ]; then
-		rm=$(printf '%s\n' "${r[@]}" | median)
+		rm=$(printf '%s\n' "${refs[@]}" | median)
 		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
 	fi
-	read -r pmin pmax < <(spread "$(printf '%s\n' "${o[@]}")" "$(printf '%s\n' "${r[@]}")")
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
 	printf "%-28s %12s %12s %7s %11s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
 	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 done
@@ -181,11 +192,7 @@ printf "%-28s %10s %10s %10s %10s\n" "--rate=$rate point_select" p95_ours p95_re
 for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" prepare >/dev/null 2>&1 || true
-	ours=() refs=()
-	for i in $(seq "$pairs"); do
-		ours+=("$(lat "$bin" $db)")
-		if [ -n "$ref" ]; then refs+=("$(lat "$ref" $db)"); fi
-	done
+	run_pairs lat $db
 	o95=$(printf '%s\n' "${ours[@]}" | awk '{print $1}' | median)
 	o99=$(printf '%s\n' "${ours[@]}" | awk '{print $2}' | median)
 	r95=nan r99=nan
