@@ -148,6 +148,15 @@ max_allowed_packet=64M
 character-set-server=utf8mb4
 collation-server=utf8mb4_general_ci
 EOF
+		# TLS offered (--mysql-ssl=REQUIRED then uses it), with a throw-away
+		# self-signed certificate; plain connections are still accepted.
+		if [ -s "$my/server.key" ] || { command -v openssl >/dev/null 2>&1 &&
+			openssl req -new -x509 -days 3650 -nodes -subj /CN=localhost \
+				-keyout "$my/server.key" -out "$my/server.crt" >/dev/null 2>&1; }; then
+			printf 'ssl_cert=%s\nssl_key=%s\n' "$my/server.crt" "$my/server.key" >>"$my/my.cnf"
+		else
+			log "no certificate made (openssl missing or failed): MariaDB runs without TLS"
+		fi
 		local userarg=()
 		if is_root; then userarg=(--user=root); fi
 		if [ ! -d "$my/data/mysql" ]; then

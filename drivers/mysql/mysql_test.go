@@ -398,16 +398,39 @@ func TestCompressionAndTLS(t *testing.T) {
 		t.Fatalf("compressed result of %d bytes", len(v))
 	}
 	// PREFERRED falls back to plain text on a server without TLS; REQUIRED
-	// fails there. A server with TLS succeeds either way.
-	d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "PREFERRED")})
-	testenv.Connect(t, d)
-	d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "REQUIRED")})
-	c, err := d.Connect(context.Background())
-	if err == nil {
-		testenv.MustQuery(t, c, "SELECT 1")
-		c.Close()
-	} else if e := drivers.AsError(err); e == nil || e.Code != 2026 {
-		t.Fatalf("REQUIRED without server TLS: %v", err)
+	// fails there. A server with TLS (testdb.sh gives its server a
+	// self-signed certificate) encrypts either way, in both I/O modes.
+	cipher := func(c drivers.Conn) string {
+		return testenv.Rows(testenv.MustQuery(t, c, "SHOW SESSION STATUS LIKE 'Ssl_cipher'"))[0][1]
+	}
+	offered := testenv.Rows(testenv.MustQuery(t, c, "SHOW VARIABLES LIKE 'have_ssl'"))[0][1] == "YES"
+	if !offered {
+		t.Log("the test server offers no TLS: only the fallback is checked")
+	}
+	for _, mode := range ioModes {
+		d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "PREFERRED", "mysql-blocking-io", mode)})
+		if got := cipher(testenv.Connect(t, d)); (got != "") != offered {
+			t.Errorf("PREFERRED, blocking-io=%s: cipher %q with TLS offered %v", mode, got, offered)
+		}
+		d, _ = openDriver(t, drivers.Config{Values: s.Values(nil, "mysql-ssl", "REQUIRED", "mysql-blocking-io", mode)})
+		c, err := d.Connect(context.Background())
+		switch {
+		case err == nil && offered:
+			if cipher(c) == "" {
+				t.Errorf("REQUIRED, blocking-io=%s: the session is not encrypted", mode)
+			}
+			// A larger reply, many TLS records.
+			testenv.MustQuery(t, c, "SELECT REPEAT('x', 100000)")
+			c.Close()
+		case err == nil:
+			t.Errorf("REQUIRED connected to a server without TLS")
+		case offered:
+			t.Fatalf("REQUIRED, blocking-io=%s: %v", mode, err)
+		default:
+			if e := drivers.AsError(err); e == nil || e.Code != 2026 {
+				t.Fatalf("REQUIRED without server TLS: %v", err)
+			}
+		}
 	}
 }
 
