@@ -52,6 +52,13 @@ measure() {
 	rm -f "$out" "$out.time"
 }
 
+# fmed K LINES...: the median of field K of the lines.
+fmed() {
+	local k=$1
+	shift
+	printf '%s\n' "$@" | awk -v k="$k" '{print $k}' | median
+}
+
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 # spread OURS REFS: the lowest and highest ratio of the first fields, pair
@@ -91,14 +98,14 @@ for db in mysql pgsql; do
 	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
 	for wl in oltp_point_select oltp_read_write; do
 		run_pairs measure $db $wl
-		ot=$(printf '%s\n' "${ours[@]}" | awk '{print $1}' | median)
-		op=$(printf '%s\n' "${ours[@]}" | awk '{print $2}' | median)
-		oc=$(printf '%s\n' "${ours[@]}" | awk '{print $3}' | median)
+		ot=$(fmed 1 "${ours[@]}")
+		op=$(fmed 2 "${ours[@]}")
+		oc=$(fmed 3 "${ours[@]}")
 		rt=nan rp=nan rc=nan ratio=nan
 		if [ -n "$ref" ]; then
-			rt=$(printf '%s\n' "${refs[@]}" | awk '{print $1}' | median)
-			rp=$(printf '%s\n' "${refs[@]}" | awk '{print $2}' | median)
-			rc=$(printf '%s\n' "${refs[@]}" | awk '{print $3}' | median)
+			rt=$(fmed 1 "${refs[@]}")
+			rp=$(fmed 2 "${refs[@]}")
+			rc=$(fmed 3 "${refs[@]}")
 			ratio=$(awk -v a="$ot" -v b="$rt" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
 		fi
 		read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
@@ -117,9 +124,9 @@ echo
 printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" ours sysbench ratio pairs
 for th in 1 2; do
 	run_pairs dry $th
-	om=$(printf '%s\n' "${ours[@]}" | median) rm=nan ratio=nan
+	om=$(fmed 1 "${ours[@]}") rm=nan ratio=nan
 	if [ -n "$ref" ]; then
-		rm=$(printf '%s\n' "${refs[@]}" | median)
+		rm=$(fmed 1 "${refs[@]}")
 		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
 	fi
 	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
@@ -193,12 +200,12 @@ for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" prepare >/dev/null 2>&1 || true
 	run_pairs lat $db
-	o95=$(printf '%s\n' "${ours[@]}" | awk '{print $1}' | median)
-	o99=$(printf '%s\n' "${ours[@]}" | awk '{print $2}' | median)
+	o95=$(fmed 1 "${ours[@]}")
+	o99=$(fmed 2 "${ours[@]}")
 	r95=nan r99=nan
 	if [ -n "$ref" ]; then
-		r95=$(printf '%s\n' "${refs[@]}" | awk '{print $1}' | median)
-		r99=$(printf '%s\n' "${refs[@]}" | awk '{print $2}' | median)
+		r95=$(fmed 1 "${refs[@]}")
+		r99=$(fmed 2 "${refs[@]}")
 	fi
 	"$bin" oltp_point_select $opts --tables=1 cleanup >/dev/null 2>&1 || true
 	printf "%-28s %10s %10s %10s %10s\n" "$db" "$o95" "$r95" "$o99" "$r99"

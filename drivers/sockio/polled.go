@@ -78,7 +78,7 @@ func (c *PolledConn) Read(p []byte) (int, error) {
 	n, rerr := c.rn, c.rerr
 	c.rp = nil
 	if err != nil {
-		return n, err
+		return n, renameOp(err, "read")
 	}
 	if rerr != nil {
 		return n, c.opError("read", rerr)
@@ -119,7 +119,7 @@ func (c *PolledConn) Write(p []byte) (int, error) {
 	n, werr := c.wn, c.werr
 	c.wp = nil
 	if err != nil {
-		return n, err
+		return n, renameOp(err, "write")
 	}
 	if werr != nil {
 		return n, c.opError("write", werr)
@@ -152,4 +152,13 @@ func (c *PolledConn) opError(op string, err error) error {
 		return err
 	}
 	return &net.OpError{Op: op, Net: c.RemoteAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
+}
+
+// renameOp names the operation of a RawConn error ("raw-read") as the
+// plain connection would ("read"), for the messages that quote it.
+func renameOp(err error, op string) error {
+	if oe, ok := err.(*net.OpError); ok {
+		oe.Op = op
+	}
+	return err
 }

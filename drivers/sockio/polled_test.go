@@ -63,6 +63,9 @@ func TestPolledDeadlineAndClose(t *testing.T) {
 	if !errors.Is(err, os.ErrDeadlineExceeded) || !errors.As(err, &ne) || !ne.Timeout() {
 		t.Fatalf("read past the deadline = %v, want a timeout", err)
 	}
+	if oe, ok := err.(*net.OpError); !ok || oe.Op != "read" {
+		t.Errorf("read past the deadline = %#v, want a *net.OpError for \"read\"", err)
+	}
 	c.SetReadDeadline(time.Time{})
 
 	done := make(chan error, 1)
