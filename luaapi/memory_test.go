@@ -21,22 +21,7 @@ import (
 func TestWorkerStateMemory(t *testing.T) {
 	const workers = 32
 	const limit = 180 << 10 // bytes of live heap per worker
-	values := options.NewValues()
-	env := &Env{
-		Values: values, Drivers: []drivers.Factory{mysql.Factory}, DriverName: "mysql",
-		DriverConfig: drivers.Config{Values: values, DryRun: true, Log: io.Discard},
-		Out:          io.Discard, Threads: workers, Command: "run", Bundled: bundled.Scripts, Ctx: context.Background(),
-	}
-	s, err := Load(env, "oltp_point_select")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, o := range s.Options() {
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
+	s := loadDryRun(t, "oltp_read_write", workers)
 	st := engine.NewWorkerStats(0) // shared: the engine's latency shards are not the state's
 	before := liveHeap()
 	ws := make([]engine.Worker, 0, workers)
@@ -60,6 +45,30 @@ func TestWorkerStateMemory(t *testing.T) {
 	}
 }
 
+// loadDryRun loads a bundled script for a run of threads workers on the
+// MySQL dry-run driver, its options at their defaults. It is closed when
+// the test ends.
+func loadDryRun(t *testing.T, name string, threads int) *Script {
+	t.Helper()
+	values := options.NewValues()
+	env := &Env{
+		Values: values, Drivers: []drivers.Factory{mysql.Factory}, DriverName: "mysql",
+		DriverConfig: drivers.Config{Values: values, DryRun: true, Log: io.Discard},
+		Out:          io.Discard, Threads: threads, Command: "run", Bundled: bundled.Scripts, Ctx: context.Background(),
+	}
+	s, err := Load(env, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	for _, o := range s.Options() {
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	return s
+}
+
 func liveHeap() int64 {
 	goruntime.GC()
 	var m goruntime.MemStats
@@ -73,22 +82,7 @@ func liveHeap() int64 {
 // Pushing the thread id into event() was one: a Go float64 boxed into
 // gopher-lua's LValue interface on every call.
 func TestEventAllocs(t *testing.T) {
-	values := options.NewValues()
-	env := &Env{
-		Values: values, Drivers: []drivers.Factory{mysql.Factory}, DriverName: "mysql",
-		DriverConfig: drivers.Config{Values: values, DryRun: true, Log: io.Discard},
-		Out:          io.Discard, Threads: 4, Command: "run", Bundled: bundled.Scripts, Ctx: context.Background(),
-	}
-	s, err := Load(env, "oltp_point_select")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, o := range s.Options() {
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
+	s := loadDryRun(t, "oltp_point_select", 4)
 	ctx := context.Background()
 	w, err := s.NewWorker(ctx, 3, engine.NewWorkerStats(0)) // not 0: Go boxes zero values for free
 	if err != nil {

@@ -109,11 +109,15 @@ func checkLargeWrite(t *testing.T, c, srv net.Conn) {
 	}
 }
 
-func TestRoundTrip(t *testing.T) {
-	c, srv := pair(t)
+// checkRoundTrip sends a request through c and reads the server's late
+// reply (the read has to wait for it), then the end of file once the server
+// closes.
+func checkRoundTrip(t *testing.T, c, srv net.Conn) {
+	t.Helper()
 	go func() {
 		buf := make([]byte, 5)
 		if _, err := io.ReadFull(srv, buf); err == nil {
+			time.Sleep(20 * time.Millisecond)
 			srv.Write(append([]byte("re:"), buf...))
 		}
 	}()
@@ -124,13 +128,21 @@ func TestRoundTrip(t *testing.T) {
 	if _, err := io.ReadFull(c, got); err != nil || string(got) != "re:hello" {
 		t.Fatalf("read %q, %v", got, err)
 	}
+	if n, err := c.Read(nil); n != 0 || err != nil {
+		t.Errorf("Read(nil) = %d, %v", n, err)
+	}
 	if c.RemoteAddr().String() != srv.LocalAddr().String() {
 		t.Errorf("RemoteAddr %v, want %v", c.RemoteAddr(), srv.LocalAddr())
 	}
 	srv.Close()
-	if _, err := c.Read(got); err != io.EOF {
-		t.Errorf("read after the peer closed: %v, want EOF", err)
+	if n, err := c.Read(got); n != 0 || err != io.EOF {
+		t.Errorf("read after the peer closed: %d, %v, want EOF", n, err)
 	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	c, srv := pair(t)
+	checkRoundTrip(t, c, srv)
 }
 
 // Close must wake a Read blocked in the kernel: that is how a cancelled

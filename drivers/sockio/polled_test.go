@@ -2,7 +2,6 @@ package sockio
 
 import (
 	"errors"
-	"io"
 	"net"
 	"os"
 	"syscall"
@@ -22,28 +21,7 @@ func polledPair(t *testing.T) (*PolledConn, net.Conn) {
 
 func TestPolledRoundTrip(t *testing.T) {
 	c, srv := polledPair(t)
-	go func() {
-		buf := make([]byte, 5)
-		if _, err := io.ReadFull(srv, buf); err == nil {
-			// The reply comes late, so the client's read has to wait.
-			time.Sleep(20 * time.Millisecond)
-			srv.Write(append([]byte("re:"), buf...))
-		}
-	}()
-	if n, err := c.Write([]byte("hello")); n != 5 || err != nil {
-		t.Fatalf("Write = %d, %v", n, err)
-	}
-	got := make([]byte, 8)
-	if _, err := io.ReadFull(c, got); err != nil || string(got) != "re:hello" {
-		t.Fatalf("read %q, %v", got, err)
-	}
-	if n, err := c.Read(nil); n != 0 || err != nil {
-		t.Errorf("Read(nil) = %d, %v", n, err)
-	}
-	srv.Close()
-	if n, err := c.Read(got); n != 0 || err != io.EOF {
-		t.Errorf("read after the peer closed: %d, %v, want EOF", n, err)
-	}
+	checkRoundTrip(t, c, srv)
 }
 
 // A write larger than the send buffer waits on the netpoller for room and
