@@ -24,15 +24,7 @@ var dmlKeywords = []string{"INSERT", "REPLACE", "DELETE"}
 // returnsRows reports whether query should be run as a query with a
 // result set.
 func returnsRows(query string) bool {
-	i := skipSpaceAndComments(query, 0)
-	for i < len(query) && query[i] == '(' {
-		i = skipSpaceAndComments(query, i+1)
-	}
-	j := i
-	for j < len(query) && isLetter(query[j]) {
-		j++
-	}
-	word := query[i:j]
+	word, j := firstWord(query)
 	for _, k := range rowKeywords {
 		if equalFold(word, k) {
 			return true
@@ -45,6 +37,27 @@ func returnsRows(query string) bool {
 		}
 	}
 	return false
+}
+
+// firstWord returns the statement's leading keyword, after comments and
+// opening parentheses, and the offset just past it.
+func firstWord(query string) (string, int) {
+	i := skipSpaceAndComments(query, 0)
+	for i < len(query) && query[i] == '(' {
+		i = skipSpaceAndComments(query, i+1)
+	}
+	j := i
+	for j < len(query) && isLetter(query[j]) {
+		j++
+	}
+	return query[i:j], j
+}
+
+// isCall reports whether query calls a stored procedure, which may return
+// more than one result.
+func isCall(query string) bool {
+	word, _ := firstWord(query)
+	return equalFold(word, "CALL")
 }
 
 // multiStatement reports whether query holds more than one statement.

@@ -48,6 +48,9 @@ type conn struct {
 	args []driver.Value // statement arguments
 	buf  []byte         // client-side substituted query text
 	rows driver.Rows    // a multi-statement result with results left
+
+	wire   *wire // our own execute path (wire.go); kept for its buffers
+	wireOn bool  // wire speaks on the current connection
 }
 
 var (
@@ -85,6 +88,12 @@ func (c *conn) connect(ctx context.Context) error {
 	}
 	c.dc, c.queryer, c.execer = dc, q, e
 	c.gen++
+	c.wireOn = false
+	if c.d.s.tls == nil && !c.d.s.compress && !c.d.noWire {
+		if w := newWire(dc, c.nc, c.wire); w != nil {
+			c.wire, c.wireOn = w, true
+		}
+	}
 	return nil
 }
 
@@ -400,6 +409,10 @@ type stmt struct {
 	gen     int // c.gen when ds was prepared
 	nparams int
 	ncols   int // columns of the result set, -1 until known
+
+	wire bool     // executed by c.wire
+	id   uint32   // the server's statement id, for wire
+	cols []column // result columns as wire last saw them
 }
 
 func (s *stmt) prepare() error {
@@ -411,6 +424,12 @@ func (s *stmt) prepare() error {
 		return err
 	}
 	s.ds, s.gen, s.nparams, s.ncols = ds, s.c.gen, ds.NumInput(), -1
+	s.wire = false
+	// A CALL may return several results, which NextResult reads through
+	// go-sql-driver.
+	if s.c.wireOn && !isCall(s.query) {
+		s.id, s.cols, s.wire = stmtInfo(ds, s.cols)
+	}
 	return nil
 }
 
@@ -453,6 +472,19 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		c.d.logf("FATAL: Wrong number of parameters to mysql_stmt_bind_param\n")
 		return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000",
 			Msg: fmt.Sprintf("statement has %d parameters, %d given", s.nparams, len(args)), Query: s.query, Op: "mysql_stmt_bind_param()"}
+	}
+	if s.wire {
+		if c.d.s.debug {
+			c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
+		}
+		if err := c.wire.execute(s, args, &c.res); err != nil {
+			op := "mysql_stmt_execute()"
+			if f, ok := err.(fetchError); ok {
+				op, err = "mysql_stmt_store_result()", f.error
+			}
+			return nil, c.fail(ctx, err, s.query, op)
+		}
+		return &c.res, nil
 	}
 	c.args = c.args[:0]
 	for i := range args {

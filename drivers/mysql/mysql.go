@@ -210,8 +210,9 @@ func defaultSocket() string {
 
 // drv is the driver, shared by all workers.
 type drv struct {
-	s   settings
-	log io.Writer
+	s      settings
+	log    io.Writer
+	noWire bool // tests: every statement through go-sql-driver
 
 	mu    sync.Mutex
 	next  int // round-robin position in s.targets
