@@ -31,7 +31,7 @@ import (
 // columns are read from its structures by reflection once per connect and
 // per prepare; if they are not where this code expects them (another
 // go-sql-driver version), wire is not used and everything goes through
-// go-sql-driver as before. TestWireUsed fails in that case.
+// go-sql-driver as before, and the tests in wire_test.go fail.
 //
 // The socket carries one command at a time and every reply is read to
 // its end, by go-sql-driver or by wire, so neither ever finds the other's
@@ -206,7 +206,7 @@ func (w *wire) execute(s *stmt, args []drivers.Value, res *result) error {
 	if err == nil {
 		err = w.reply(s, res)
 	}
-	if errors.Is(err, gomysql.ErrPktSync) || errors.Is(err, gomysql.ErrPktSyncMul) {
+	if err != nil && (errors.Is(err, gomysql.ErrPktSync) || errors.Is(err, gomysql.ErrPktSyncMul)) {
 		// Out of step with the server: the connection cannot be used
 		// again, and the next call finds it gone (go-sql-driver does the
 		// same).
