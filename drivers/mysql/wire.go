@@ -277,13 +277,34 @@ func sendError(err error, first bool) error {
 
 // packet returns the next packet's payload, valid until the next call.
 func (w *wire) packet() ([]byte, error) {
+	data, err := w.frame(gomysql.ErrPktSync)
+	if err != nil || len(data) < maxPayload {
+		return data, err
+	}
+	// A payload of 16 MiB or more: gather its packets.
+	w.joined = append(w.joined[:0], data...)
+	for {
+		data, err := w.frame(gomysql.ErrPktSyncMul)
+		if err != nil {
+			return nil, err
+		}
+		w.joined = append(w.joined, data...)
+		if len(data) < maxPayload {
+			return w.joined, nil
+		}
+	}
+}
+
+// frame reads one packet and returns its payload; outOfStep is the error
+// for a packet whose sequence number is not the next one.
+func (w *wire) frame(outOfStep error) ([]byte, error) {
 	if err := w.fill(4); err != nil {
 		return nil, err
 	}
 	h := w.in[w.r : w.r+4]
 	n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
 	if h[3] != w.seq {
-		return nil, gomysql.ErrPktSync
+		return nil, outOfStep
 	}
 	w.seq++
 	if err := w.fill(4 + n); err != nil {
@@ -291,30 +312,7 @@ func (w *wire) packet() ([]byte, error) {
 	}
 	data := w.in[w.r+4 : w.r+4+n]
 	w.r += 4 + n
-	if n < maxPayload {
-		return data, nil
-	}
-	// A payload of 16 MiB or more: gather its packets.
-	w.joined = append(w.joined[:0], data...)
-	for {
-		if err := w.fill(4); err != nil {
-			return nil, err
-		}
-		h := w.in[w.r : w.r+4]
-		n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
-		if h[3] != w.seq {
-			return nil, gomysql.ErrPktSyncMul
-		}
-		w.seq++
-		if err := w.fill(4 + n); err != nil {
-			return nil, err
-		}
-		w.joined = append(w.joined, w.in[w.r+4:w.r+4+n]...)
-		w.r += 4 + n
-		if n < maxPayload {
-			return w.joined, nil
-		}
-	}
+	return data, nil
 }
 
 // fill reads until in[r:] holds at least n bytes.
