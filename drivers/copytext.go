@@ -1,6 +1,9 @@
 package drivers
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // BulkLoader is implemented by connections that can load the rows of a
 // multi-row INSERT faster another way (PostgreSQL's COPY). BulkInsert
@@ -10,58 +13,68 @@ type BulkLoader interface {
 	BulkInsert(ctx context.Context, query string) (res Result, handled bool, err error)
 }
 
-// CopyText converts a multi-row INSERT whose values are all literals —
+// LiteralKind is the kind of one value that ParseInsert found.
+type LiteralKind uint8
+
+// Literal kinds. For a string, raw is the text between the quotes with any
+// doubled quote still doubled (see Unquote); for a number, the number as
+// written.
+const (
+	LitString LiteralKind = iota
+	LitNumber
+	LitNull
+	LitTrue
+	LitFalse
+)
+
+// ParseInsert parses a multi-row INSERT whose values are all literals —
 //
 //	INSERT INTO t [(a, b, ...)] VALUES (1, 'x', NULL), (2, 'y', TRUE), ...
 //
-// — into the COPY target ("t (a, b)" or "t") and the rows in COPY's text
-// format (tab-separated columns, \N for NULL, backslash escapes), appended
-// to dst. Quoted strings follow SQL (a doubled quote is a quote); when
-// backslashEscapes is true (MySQL, or PostgreSQL with
-// standard_conforming_strings off) a string holding a backslash is refused
-// rather than guessed at. Anything other than numbers, strings, NULL, TRUE
-// and FALSE makes ok false.
-func CopyText(dst []byte, query string, backslashEscapes bool) (target string, data []byte, rows int, ok bool) {
+// — and calls value for each literal in order, col being its place in its
+// row. target is the table with its column list as written ("t (a, b)" or
+// "t"), ncols the number of values in each row. Quoted strings follow SQL
+// (a doubled quote is a quote); when backslashEscapes is true (MySQL, or
+// PostgreSQL with standard_conforming_strings off) a string holding a
+// backslash is refused rather than guessed at. Anything other than
+// numbers, strings, NULL, TRUE and FALSE, rows of different lengths, or
+// value returning false, makes ok false.
+func ParseInsert(query string, backslashEscapes bool, value func(col int, kind LiteralKind, raw string) bool) (target string, rows, ncols int, ok bool) {
 	p := &valuesParser{s: query}
 	if !p.keyword("INSERT") || !p.keyword("INTO") {
-		return "", dst, 0, false
+		return "", 0, 0, false
 	}
 	p.space()
 	start := p.i
 	if !p.ident() {
-		return "", dst, 0, false
+		return "", 0, 0, false
 	}
 	table := query[start:p.i]
-	ncols := -1
+	ncols = -1
 	target = table
 	p.space()
 	if p.peek() == '(' {
 		cstart := p.i
 		n, good := p.tuple(func(int) bool { return p.ident() })
 		if !good {
-			return "", dst, 0, false
+			return "", 0, 0, false
 		}
 		ncols = n
 		target = table + " " + query[cstart:p.i]
 	}
 	if !p.keyword("VALUES") {
-		return "", dst, 0, false
+		return "", 0, 0, false
 	}
-	data = dst
 	for {
 		p.space()
-		n, good := p.tuple(func(i int) bool {
-			if i > 0 {
-				data = append(data, '\t')
-			}
-			var ok bool
-			data, ok = p.value(data, backslashEscapes)
-			return ok
+		n, good := p.tuple(func(col int) bool {
+			kind, raw, ok := p.literal(backslashEscapes)
+			return ok && value(col, kind, raw)
 		})
 		if !good || ncols >= 0 && n != ncols {
-			return "", dst, 0, false
+			return "", 0, 0, false
 		}
-		data = append(data, '\n')
+		ncols = n
 		rows++
 		p.space()
 		if p.peek() == ',' {
@@ -73,10 +86,73 @@ func CopyText(dst []byte, query string, backslashEscapes bool) (target string, d
 			p.space()
 		}
 		if p.i != len(p.s) {
-			return "", dst, 0, false
+			return "", 0, 0, false
 		}
-		return target, data, rows, true
+		return target, rows, ncols, true
 	}
+}
+
+// Unquote appends a string literal's raw text (see LitString) to dst with
+// its doubled quotes made single.
+func Unquote(dst []byte, raw string) []byte {
+	for {
+		i := strings.Index(raw, "''")
+		if i < 0 {
+			return append(dst, raw...)
+		}
+		dst = append(dst, raw[:i+1]...)
+		raw = raw[i+2:]
+	}
+}
+
+// CopyText converts a multi-row INSERT of literals (see ParseInsert) into
+// the COPY target and the rows in COPY's text format (tab-separated
+// columns, \N for NULL, backslash escapes), appended to dst.
+func CopyText(dst []byte, query string, backslashEscapes bool) (target string, data []byte, rows int, ok bool) {
+	data = dst
+	started := false
+	target, rows, _, ok = ParseInsert(query, backslashEscapes, func(col int, kind LiteralKind, raw string) bool {
+		switch {
+		case col > 0:
+			data = append(data, '\t')
+		case started:
+			data = append(data, '\n') // the end of the row before
+		}
+		started = true
+		switch kind {
+		case LitString:
+			for i := 0; i < len(raw); i++ {
+				switch ch := raw[i]; ch {
+				case '\'':
+					i++ // the first of a doubled quote
+					data = append(data, '\'')
+				case '\\':
+					data = append(data, '\\', '\\')
+				case '\t':
+					data = append(data, '\\', 't')
+				case '\n':
+					data = append(data, '\\', 'n')
+				case '\r':
+					data = append(data, '\\', 'r')
+				default:
+					data = append(data, ch)
+				}
+			}
+		case LitNumber:
+			data = append(data, raw...)
+		case LitNull:
+			data = append(data, '\\', 'N')
+		case LitTrue:
+			data = append(data, 't')
+		case LitFalse:
+			data = append(data, 'f')
+		}
+		return true
+	})
+	if !ok {
+		return "", dst, 0, false
+	}
+	return target, append(data, '\n'), rows, true
 }
 
 type valuesParser struct {
@@ -157,12 +233,13 @@ func (p *valuesParser) ident() bool {
 	return p.i > start && !(p.s[start] >= '0' && p.s[start] <= '9')
 }
 
-// value converts one literal into COPY text.
-func (p *valuesParser) value(dst []byte, backslashEscapes bool) ([]byte, bool) {
+// literal consumes one literal value.
+func (p *valuesParser) literal(backslashEscapes bool) (kind LiteralKind, raw string, ok bool) {
 	c := p.peek()
 	switch {
 	case c == '\'':
 		p.i++
+		start := p.i
 		for p.i < len(p.s) {
 			ch := p.s[p.i]
 			p.i++
@@ -170,26 +247,16 @@ func (p *valuesParser) value(dst []byte, backslashEscapes bool) ([]byte, bool) {
 			case '\'':
 				if p.peek() == '\'' {
 					p.i++
-					dst = append(dst, '\'')
 					continue
 				}
-				return dst, true
+				return LitString, p.s[start : p.i-1], true
 			case '\\':
 				if backslashEscapes {
-					return dst, false
+					return 0, "", false
 				}
-				dst = append(dst, '\\', '\\')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			default:
-				dst = append(dst, ch)
 			}
 		}
-		return dst, false // unterminated
+		return 0, "", false // unterminated
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		start := p.i
 		if c == '-' || c == '+' {
@@ -208,7 +275,7 @@ func (p *valuesParser) value(dst []byte, backslashEscapes bool) ([]byte, bool) {
 			}
 		}
 		if digits == 0 {
-			return dst, false
+			return 0, "", false
 		}
 		if e := p.peek(); e == 'e' || e == 'E' {
 			p.i++
@@ -221,19 +288,19 @@ func (p *valuesParser) value(dst []byte, backslashEscapes bool) ([]byte, bool) {
 				exp++
 			}
 			if exp == 0 {
-				return dst, false
+				return 0, "", false
 			}
 		}
 		if p.i < len(p.s) && isWord(p.s[p.i]) {
-			return dst, false
+			return 0, "", false
 		}
-		return append(dst, p.s[start:p.i]...), true
+		return LitNumber, p.s[start:p.i], true
 	case p.keyword("NULL"):
-		return append(dst, '\\', 'N'), true
+		return LitNull, "", true
 	case p.keyword("TRUE"):
-		return append(dst, 't'), true
+		return LitTrue, "", true
 	case p.keyword("FALSE"):
-		return append(dst, 'f'), true
+		return LitFalse, "", true
 	}
-	return dst, false
+	return 0, "", false
 }

@@ -1,6 +1,9 @@
 package drivers
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestCopyText(t *testing.T) {
 	cases := []struct {
@@ -12,6 +15,8 @@ func TestCopyText(t *testing.T) {
 		{"insert into t values (-1.5, NULL, TRUE, false, 2e3)", "t", "-1.5\t\\N\tt\tf\t2e3\n", 1},
 		{"INSERT INTO s.t (a) VALUES ('tab\there'), ('new\nline');", "s.t (a)", "tab\\there\nnew\\nline\n", 2},
 		{"INSERT INTO t (a) VALUES ('back\\slash')", "t (a)", "back\\\\slash\n", 1},
+		// rows of empty strings are still rows
+		{"INSERT INTO t (a) VALUES (''), ('')", "t (a)", "\n\n", 2},
 	}
 	for _, c := range cases {
 		target, data, rows, ok := CopyText(nil, c.in, false)
@@ -30,6 +35,7 @@ func TestCopyText(t *testing.T) {
 		"INSERT INTO t (a) SELECT 1",
 		"UPDATE t SET a = 1",
 		"INSERT INTO \"T\" (a) VALUES (1)",
+		"INSERT INTO t VALUES (1, 2), (3)",
 	}
 	for _, q := range refused {
 		if _, _, _, ok := CopyText(nil, q, false); ok {
@@ -44,5 +50,40 @@ func TestCopyText(t *testing.T) {
 	_, data, _, _ := CopyText(buf, "INSERT INTO t (a) VALUES (1)", false)
 	if &data[0] != &buf[:1][0] {
 		t.Error("CopyText did not append to dst")
+	}
+}
+
+func TestParseInsert(t *testing.T) {
+	type lit struct {
+		col  int
+		kind LiteralKind
+		raw  string
+	}
+	var got []lit
+	target, rows, ncols, ok := ParseInsert("INSERT INTO t VALUES (-7, 'it''s', NULL), (+0, '', TRUE), (1.5e3, 'x', FALSE)", true,
+		func(col int, kind LiteralKind, raw string) bool {
+			got = append(got, lit{col, kind, raw})
+			return true
+		})
+	want := []lit{
+		{0, LitNumber, "-7"}, {1, LitString, "it''s"}, {2, LitNull, ""},
+		{0, LitNumber, "+0"}, {1, LitString, ""}, {2, LitTrue, ""},
+		{0, LitNumber, "1.5e3"}, {1, LitString, "x"}, {2, LitFalse, ""},
+	}
+	if !ok || target != "t" || rows != 3 || ncols != 3 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ParseInsert = %q, %d rows, %d columns, %v: %v; want %v", target, rows, ncols, ok, got, want)
+	}
+	// The callback can refuse a value.
+	n := 0
+	if _, _, _, ok := ParseInsert("INSERT INTO t VALUES (1), (2), (3)", true, func(int, LiteralKind, string) bool {
+		n++
+		return n < 2
+	}); ok || n != 2 {
+		t.Errorf("a refused value: ok %v after %d values", ok, n)
+	}
+	for raw, want := range map[string]string{"": "", "a": "a", "''": "'", "it''s": "it's", "''''x''": "''x'"} {
+		if got := string(Unquote([]byte(">"), raw)); got != ">"+want {
+			t.Errorf("Unquote(%q) = %q, want %q", raw, got, ">"+want)
+		}
 	}
 }

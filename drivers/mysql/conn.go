@@ -51,6 +51,13 @@ type conn struct {
 
 	wire   *wire // our own execute path (wire.go); kept for its buffers
 	wireOn bool  // wire speaks on the current connection
+
+	// BulkInsert's prepared statements and reused buffers (bulk.go).
+	bulkStmts []bulkStmt
+	bulkArgs  []drivers.Value
+	bulkBuf   []byte
+	bulkFix   []bulkString
+	bulkOff   int // gen+1 of a connection that would not prepare one
 }
 
 var (
@@ -209,13 +216,22 @@ func (c *conn) run(ctx context.Context, query string, rows bool) (drivers.Result
 
 // store buffers every row of rs and keeps rs only if more results follow.
 func (c *conn) store(ctx context.Context, rs driver.Rows, nfields int, op string) (drivers.Result, error) {
+	res, err := c.storeRows(rs, nfields)
+	if err != nil {
+		return nil, c.fail(ctx, err, "", op)
+	}
+	return res, nil
+}
+
+// storeRows is store with the error left to the caller to report.
+func (c *conn) storeRows(rs driver.Rows, nfields int) (drivers.Result, error) {
 	if cap(c.dest) < nfields {
 		c.dest = make([]driver.Value, nfields)
 	}
 	if err := c.res.fill(rs, nfields, c.dest[:nfields]); err != nil {
 		rs.Close()
 		c.res.reset()
-		return nil, c.fail(ctx, err, "", op)
+		return nil, err
 	}
 	if m, ok := rs.(driver.RowsNextResultSet); ok && m.HasNextResultSet() {
 		c.rows = rs
@@ -462,29 +478,53 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		return c.run(ctx, unsafe.String(unsafe.SliceData(buf), len(buf)), s.rows)
 	}
 
+	res, op, err := s.execute(args)
+	if err != nil {
+		if op == "" { // already reported
+			return nil, err
+		}
+		return nil, c.fail(ctx, err, queryFor(op, s.query), op)
+	}
+	return res, nil
+}
+
+// queryFor is the query that an error in the C API call op is reported
+// with: none for fetching a result, as the reference reports it.
+func queryFor(op, query string) string {
+	if op == "mysql_stmt_store_result()" {
+		return ""
+	}
+	return query
+}
+
+// execute runs a server-side prepared statement, preparing it again on a
+// new connection. A failure comes back unreported, with the C API call
+// that sysbench would name for it, or with op "" when it is reported
+// already.
+func (s *stmt) execute(args []drivers.Value) (drivers.Result, string, error) {
+	c := s.c
 	if s.gen != c.gen {
 		// The connection was re-established: prepare again.
 		if err := s.prepare(); err != nil {
-			return nil, c.fail(ctx, err, s.query, "mysql_stmt_prepare()")
+			return nil, "mysql_stmt_prepare()", err
 		}
 	}
 	if len(args) != s.nparams {
 		c.d.logf("FATAL: Wrong number of parameters to mysql_stmt_bind_param\n")
-		return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000",
+		return nil, "", &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000",
 			Msg: fmt.Sprintf("statement has %d parameters, %d given", s.nparams, len(args)), Query: s.query, Op: "mysql_stmt_bind_param()"}
 	}
+	if c.d.s.debug {
+		c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
+	}
 	if s.wire {
-		if c.d.s.debug {
-			c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
-		}
 		if err := c.wire.execute(s, args, &c.res); err != nil {
-			op := "mysql_stmt_execute()"
 			if f, ok := err.(fetchError); ok {
-				op, err = "mysql_stmt_store_result()", f.error
+				return nil, "mysql_stmt_store_result()", f.error
 			}
-			return nil, c.fail(ctx, err, s.query, op)
+			return nil, "mysql_stmt_execute()", err
 		}
-		return &c.res, nil
+		return &c.res, "", nil
 	}
 	c.args = c.args[:0]
 	for i := range args {
@@ -503,28 +543,29 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		}
 		c.args = append(c.args, v)
 	}
-	if c.d.s.debug {
-		c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
-	}
 	defer clear(c.args) // the caller owns the argument bytes
 
 	if !s.rows {
 		r, err := s.ds.Exec(c.args)
 		if err != nil {
-			return nil, c.fail(ctx, err, s.query, "mysql_stmt_execute()")
+			return nil, "mysql_stmt_execute()", err
 		}
 		n, _ := r.RowsAffected()
 		c.res.setExec(n)
-		return &c.res, nil
+		return &c.res, "", nil
 	}
 	rs, err := s.ds.Query(c.args)
 	if err != nil {
-		return nil, c.fail(ctx, err, s.query, "mysql_stmt_execute()")
+		return nil, "mysql_stmt_execute()", err
 	}
 	if s.ncols < 0 {
 		s.ncols = len(rs.Columns())
 	}
-	return c.store(ctx, rs, s.ncols, "mysql_stmt_store_result()")
+	res, err := c.storeRows(rs, s.ncols)
+	if err != nil {
+		return nil, "mysql_stmt_store_result()", err
+	}
+	return res, "", nil
 }
 
 // Close frees the server-side statement.
