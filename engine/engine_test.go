@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // hookTest is the engine tests' Test: onNewWorker runs as each worker is
@@ -76,6 +77,19 @@ func TestBlockingWorkersProcs(t *testing.T) {
 		}
 		if got := runtime.GOMAXPROCS(0); got != before {
 			t.Errorf("blocking=%v: GOMAXPROCS %d after the run, want %d", blocking, got, before)
+		}
+	}
+}
+
+// Per-worker statistics, written on every event and query, never share a
+// cache line with another worker's (see cacheLinePad).
+func TestWorkerStatsOwnCacheLines(t *testing.T) {
+	for name, n := range map[string]uintptr{
+		"WorkerStats": unsafe.Sizeof(WorkerStats{}),
+		"histShard":   unsafe.Sizeof(histShard{}),
+	} {
+		if n%cacheLinePad != 0 {
+			t.Errorf("%s is %d bytes, not a multiple of %d", name, n, cacheLinePad)
 		}
 	}
 }

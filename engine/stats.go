@@ -45,6 +45,8 @@ type WorkerStats struct {
 	// since the last checkpoint, plus min/max in nanoseconds.
 	timer   timerStats
 	running int64 // 1 while an event runs (atomic), for forced shutdown
+
+	_ [16]byte // to 128 bytes: see cacheLinePad
 }
 
 type timerStats struct {
@@ -58,6 +60,8 @@ type timerStats struct {
 type histShard struct {
 	mu   sync.Mutex
 	hist *hdr.Histogram // since the last intermediate tick
+
+	_ [cacheLinePad - 16]byte
 }
 
 // Inc adds one to a counter.
@@ -94,3 +98,10 @@ func (w *WorkerStats) recordEvent(ns int64) {
 	t.mu.Unlock()
 	w.counters[CntEvent].Add(1)
 }
+
+// cacheLinePad is the size that WorkerStats and histShard are padded to.
+// Go allocates objects of a size class at multiples of that size within a
+// page, so a 128-byte object owns two whole cache lines: one worker's
+// atomics and locks never share a line (or the adjacent line the CPU
+// fetches with it) with another's.
+const cacheLinePad = 128

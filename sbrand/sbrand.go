@@ -59,6 +59,15 @@ type Rand struct {
 	// kept so a script hammering one range pays the log/exp once.
 	zipfN  uint32
 	zipfHN float64
+
+	// Padding to 128 bytes. A generator is written on every draw, and Go
+	// places objects of one size class side by side: two workers' 48-byte
+	// generators could share a cache line, which both CPUs then pass back
+	// and forth. That made 2-thread dry runs land at either ~300k or
+	// ~480k events/s depending on where they were allocated; padded, every
+	// run is at the higher figure. 128 bytes also keeps the neighbouring
+	// line, which the CPU fetches in pairs, to itself.
+	_ [80]byte
 }
 
 // NewThread returns the generator the reference gives the tid-th thread to

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/reference_draws.golden from the sysbench binary")
@@ -694,5 +695,13 @@ func BenchmarkString(b *testing.B) {
 	tmpl := []byte("###########-###########-###########-###########-###########")
 	for b.Loop() {
 		buf = r.String(buf, tmpl)
+	}
+}
+
+// Two workers' generators never share a cache line (see the padding in
+// Rand).
+func TestRandOwnsItsCacheLines(t *testing.T) {
+	if n := unsafe.Sizeof(Rand{}); n%128 != 0 {
+		t.Errorf("Rand is %d bytes, not a multiple of 128", n)
 	}
 }
