@@ -651,6 +651,15 @@ type fileWorker struct {
 
 func (w *fileWorker) Init(ctx context.Context) error { return nil }
 
+// count counts an operation; async requests run on goroutines of their own.
+func (w *fileWorker) count(c engine.Counter) {
+	if w.slots != nil {
+		w.st.IncShared(c)
+	} else {
+		w.st.Inc(c)
+	}
+}
+
 func (w *fileWorker) Event(ctx context.Context) (bool, error) {
 	if err := w.asyncErr(); err != nil {
 		return false, err
@@ -731,7 +740,7 @@ func (w *fileWorker) do(r fileReq, buf []byte) error {
 		}
 		t.writes.Add(1)
 		t.bytesWritten.Add(uint64(r.size))
-		w.st.Inc(engine.CntWrite)
+		w.count(engine.CntWrite)
 	case opRead:
 		if err := t.pread(r.file, buf, r.pos); err != nil {
 			return fmt.Errorf("Failed to read file! file: %d pos: %d%s", t.fds[r.file], r.pos, errnoText(err))
@@ -744,7 +753,7 @@ func (w *fileWorker) do(r fileReq, buf []byte) error {
 		}
 		t.reads.Add(1)
 		t.bytesRead.Add(uint64(r.size))
-		w.st.Inc(engine.CntRead)
+		w.count(engine.CntRead)
 	}
 	return nil
 }
@@ -789,7 +798,7 @@ func (w *fileWorker) fsync(file int) error {
 		return fmt.Errorf("Failed to fsync file! file: %d%s", t.fds[file], errnoText(err))
 	}
 	t.fsyncs.Add(1)
-	w.st.Inc(engine.CntOther)
+	w.count(engine.CntOther)
 	return nil
 }
 

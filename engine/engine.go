@@ -235,6 +235,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 				}
 				return
 			}
+			st.Flush() // thread_init's queries
 			initWG.Done()
 			<-startCh
 			if !r.failed.Load() {
@@ -246,6 +247,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 				if err := w.Done(wctx); err != nil && !r.interrupted() {
 					setRunErr(err)
 				}
+				st.Flush() // an unfinished event's queries, thread_done's
 			}
 			r.threadsRun.Add(-1)
 			w.Close()

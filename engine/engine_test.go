@@ -93,3 +93,29 @@ func TestWorkerStatsOwnCacheLines(t *testing.T) {
 		}
 	}
 }
+
+// A worker's counts reach the reports at the end of each event, after
+// pendingMax of them in a long event, and on Flush, never later.
+func TestWorkerStatsPublish(t *testing.T) {
+	w := NewWorkerStats(0)
+	for i := 1; i < pendingMax; i++ {
+		w.Inc(CntRead)
+	}
+	if c := w.load(); c[CntRead] != 0 {
+		t.Fatalf("published %d reads before %d were pending", c[CntRead], pendingMax)
+	}
+	w.Add(CntWrite, 3)
+	if c := w.load(); c[CntRead] != pendingMax-1 || c[CntWrite] != 3 {
+		t.Fatalf("after %d counts: %v", pendingMax, c)
+	}
+	w.Inc(CntOther)
+	w.recordEvent(1000)
+	if c := w.load(); c[CntOther] != 1 || c[CntEvent] != 1 || c[CntRead] != pendingMax-1 {
+		t.Fatalf("after an event: %v", c)
+	}
+	w.Inc(CntError)
+	w.Flush()
+	if c := w.load(); c[CntError] != 1 {
+		t.Fatalf("after Flush: %v", c)
+	}
+}

@@ -41,13 +41,24 @@ type WorkerStats struct {
 	counters [CntMax]atomic.Uint64
 	shard    *histShard
 
+	// Counts not yet added to counters. Only the worker touches them, so
+	// counting a query is a plain increment: an atomic add is a locked
+	// instruction, ~3% of a dry run's CPU at one per query. They are
+	// published when an event ends, when pendingMax have piled up in a
+	// long one, and when the worker finishes (Flush).
+	pending  [CntMax]uint64
+	npending int
+
 	// Per-thread timer, as sysbench's: events and total execution time
 	// since the last checkpoint, plus min/max in nanoseconds.
 	timer   timerStats
 	running int64 // 1 while an event runs (atomic), for forced shutdown
 
-	_ [16]byte // to 128 bytes: see cacheLinePad
+	_ [88]byte // to 256 bytes: see cacheLinePad
 }
+
+// pendingMax is the most counts a worker holds back from the reports.
+const pendingMax = 16
 
 type timerStats struct {
 	mu     sync.Mutex
@@ -64,11 +75,31 @@ type histShard struct {
 	_ [cacheLinePad - 16]byte
 }
 
-// Inc adds one to a counter.
-func (w *WorkerStats) Inc(c Counter) { w.counters[c].Add(1) }
+// Inc adds one to a counter. Only the worker may call it.
+func (w *WorkerStats) Inc(c Counter) { w.Add(c, 1) }
 
-// Add adds n to a counter.
-func (w *WorkerStats) Add(c Counter, n uint64) { w.counters[c].Add(n) }
+// Add adds n to a counter. Only the worker may call it.
+func (w *WorkerStats) Add(c Counter, n uint64) {
+	w.pending[c] += n
+	w.npending++
+	if w.npending >= pendingMax {
+		w.Flush()
+	}
+}
+
+// IncShared adds one to a counter from outside the worker's goroutine.
+func (w *WorkerStats) IncShared(c Counter) { w.counters[c].Add(1) }
+
+// Flush publishes the worker's pending counts to the reports.
+func (w *WorkerStats) Flush() {
+	for i, n := range w.pending {
+		if n != 0 {
+			w.counters[i].Add(n)
+			w.pending[i] = 0
+		}
+	}
+	w.npending = 0
+}
 
 // TID is the worker's thread id.
 func (w *WorkerStats) TID() int { return w.tid }
@@ -96,7 +127,8 @@ func (w *WorkerStats) recordEvent(ns int64) {
 	t.events++
 	t.sumNS += ns
 	t.mu.Unlock()
-	w.counters[CntEvent].Add(1)
+	w.pending[CntEvent]++
+	w.Flush()
 }
 
 // cacheLinePad is the size that WorkerStats and histShard are padded to.
