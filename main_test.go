@@ -392,3 +392,13 @@ func TestRandSeedReproducesRun(t *testing.T) {
 		t.Errorf("thread 0's first uniform draw for seed 42 is not the reference's 362053:\n%s", out)
 	}
 }
+
+// TestOLTPHelperOverride: oltp_read_write's event runs its helpers in one
+// call (oltp_read_write_fused) only while they are the module's own; a
+// script that replaces one gets its replacement called on every event.
+func TestOLTPHelperOverride(t *testing.T) {
+	out, code := runCLI(t, "testdata/scripts/oltp_override.lua", "--mysql-dry-run", "--events=7", "--threads=1", "run")
+	if code != 0 || !strings.Contains(out, "replaced helper calls: 7\n") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

@@ -25,7 +25,7 @@ function prepare_statements()
    prepare_delete_inserts()
 end
 
-local use_trx, use_ranges
+local use_trx, use_ranges, fused
 -- The helpers, taken from the globals at the first event (after
 -- thread_init, so a redefinition up to then counts): in gopher-lua every
 -- global read is a hash lookup, ten per event here.
@@ -41,6 +41,12 @@ function event()
       order, distinct = execute_order_ranges, execute_distinct_ranges
       index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
       delete_ins = execute_delete_inserts
+      fused = oltp_fused_ok()
+   end
+
+   if fused then
+      -- the helpers below, written out (see oltp_common.lua)
+      return oltp_read_write_fused(use_trx, use_ranges, non_index_upd, delete_ins)
    end
 
    if use_trx then
