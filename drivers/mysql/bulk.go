@@ -48,7 +48,7 @@ func (c *conn) BulkInsert(ctx context.Context, query string) (drivers.Result, bo
 		return nil, false, nil
 	}
 	args, buf, fix := c.bulkArgs[:0], c.bulkBuf[:0], c.bulkFix[:0]
-	target, rows, _, ok := drivers.ParseInsert(query, true, func(_ int, kind drivers.LiteralKind, raw string) bool {
+	target, rows, ncols, ok := drivers.ParseInsert(query, true, func(_ int, kind drivers.LiteralKind, raw string) bool {
 		if len(args) == maxParams {
 			return false
 		}
@@ -97,7 +97,7 @@ func (c *conn) BulkInsert(ctx context.Context, query string) (drivers.Result, bo
 	if c.dc == nil {
 		return nil, false, nil
 	}
-	s := c.bulkStmt(target, rows, len(args))
+	s := c.bulkStmt(target, rows, ncols)
 	if s == nil {
 		return nil, false, nil
 	}
@@ -111,9 +111,10 @@ func (c *conn) BulkInsert(ctx context.Context, query string) (drivers.Result, bo
 	return res, true, nil
 }
 
-// bulkStmt returns the prepared INSERT of rows rows into target, preparing
-// it if need be, or nil when the server will not prepare it.
-func (c *conn) bulkStmt(target string, rows, nparams int) *stmt {
+// bulkStmt returns the prepared INSERT of rows rows of ncols values into
+// target, preparing it if need be, or nil when the server will not
+// prepare it.
+func (c *conn) bulkStmt(target string, rows, ncols int) *stmt {
 	kept := c.bulkStmts[:0]
 	for _, b := range c.bulkStmts {
 		if b.s.gen == c.gen { // the others died with their connection
@@ -129,8 +130,7 @@ func (c *conn) bulkStmt(target string, rows, nparams int) *stmt {
 		}
 	}
 	var q strings.Builder
-	per := nparams / rows
-	q.Grow(len("INSERT INTO  VALUES ") + len(target) + nparams*2 + rows*2)
+	q.Grow(len("INSERT INTO  VALUES ") + len(target) + rows*(ncols*2+2))
 	q.WriteString("INSERT INTO ")
 	q.WriteString(target)
 	q.WriteString(" VALUES ")
@@ -139,7 +139,7 @@ func (c *conn) bulkStmt(target string, rows, nparams int) *stmt {
 			q.WriteByte(',')
 		}
 		q.WriteByte('(')
-		for p := range per {
+		for p := range ncols {
 			if p > 0 {
 				q.WriteByte(',')
 			}
@@ -162,6 +162,9 @@ func (c *conn) bulkStmt(target string, rows, nparams int) *stmt {
 		kept[len(kept)-1].s.Close()
 		kept = kept[:len(kept)-1]
 	}
-	c.bulkStmts = append([]bulkStmt{{target, rows, s}}, kept...)
+	kept = append(kept, bulkStmt{}) // most recently used first
+	copy(kept[1:], kept)
+	kept[0] = bulkStmt{target, rows, s}
+	c.bulkStmts = kept
 	return s
 }
