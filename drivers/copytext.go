@@ -238,25 +238,29 @@ func (p *valuesParser) literal(backslashEscapes bool) (kind LiteralKind, raw str
 	c := p.peek()
 	switch {
 	case c == '\'':
-		p.i++
-		start := p.i
-		for p.i < len(p.s) {
-			ch := p.s[p.i]
-			p.i++
-			switch ch {
-			case '\'':
-				if p.peek() == '\'' {
-					p.i++
-					continue
-				}
-				return LitString, p.s[start : p.i-1], true
-			case '\\':
-				if backslashEscapes {
-					return 0, "", false
-				}
+		// The closing quote is the first one not doubled; a backslash
+		// before it, when it may be an escape, refuses the string (any
+		// quote it escapes then ends up inside raw, so the scan that
+		// ignored it cannot be trusted and is not).
+		start := p.i + 1
+		end := start
+		for {
+			k := strings.IndexByte(p.s[end:], '\'')
+			if k < 0 {
+				return 0, "", false // unterminated
 			}
+			end += k + 1
+			if end == len(p.s) || p.s[end] != '\'' {
+				break
+			}
+			end++ // a doubled quote
 		}
-		return 0, "", false // unterminated
+		raw = p.s[start : end-1]
+		if backslashEscapes && strings.IndexByte(raw, '\\') >= 0 {
+			return 0, "", false
+		}
+		p.i = end
+		return LitString, raw, true
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		start := p.i
 		if c == '-' || c == '+' {

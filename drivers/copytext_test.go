@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -42,8 +43,19 @@ func TestCopyText(t *testing.T) {
 			t.Errorf("CopyText(%q) accepted", q)
 		}
 	}
-	if _, _, _, ok := CopyText(nil, "INSERT INTO t (a) VALUES ('a\\b')", true); ok {
-		t.Error("a backslash is refused when it may be an escape")
+	for _, q := range []string{
+		"INSERT INTO t (a) VALUES ('a\\b')",
+		"INSERT INTO t (a) VALUES ('a\\'b')",          // an escaped quote, not the end
+		"INSERT INTO t (a, b) VALUES ('a\\', 'b')",    // MySQL: one string, a\', b
+		"INSERT INTO t (a) VALUES ('it''s\\'), ('x')", // after a doubled quote
+	} {
+		if _, _, _, ok := CopyText(nil, q, true); ok {
+			t.Errorf("CopyText(%q) accepted: a backslash is refused when it may be an escape", q)
+		}
+	}
+	// Without escapes a backslash is a character like any other.
+	if target, data, rows, ok := CopyText(nil, "INSERT INTO t (a, b) VALUES ('a\\', 'b')", false); !ok || target != "t (a, b)" || string(data) != "a\\\\\tb\n" || rows != 1 {
+		t.Errorf("standard strings: %q, %q, %d, %v", target, data, rows, ok)
 	}
 	// The destination buffer is reused.
 	buf := make([]byte, 0, 64)
@@ -84,6 +96,26 @@ func TestParseInsert(t *testing.T) {
 	for raw, want := range map[string]string{"": "", "a": "a", "''": "'", "it''s": "it's", "''''x''": "''x'"} {
 		if got := string(Unquote([]byte(">"), raw)); got != ">"+want {
 			t.Errorf("Unquote(%q) = %q, want %q", raw, got, ">"+want)
+		}
+	}
+}
+
+// BenchmarkParseInsert parses a batch shaped like oltp_common's prepare:
+// 2000 rows of an integer and two digit strings (120 and 60 bytes).
+func BenchmarkParseInsert(b *testing.B) {
+	q := []byte("INSERT INTO sbtest1(k, c, pad) VALUES")
+	for i := range 2000 {
+		if i > 0 {
+			q = append(q, ',')
+		}
+		q = fmt.Appendf(q, "(%d, '%s', '%s')", 49000+i,
+			strings.Repeat("83868641912-", 10)[:119]+"7", strings.Repeat("67847967377-", 5)[:59]+"3")
+	}
+	query := string(q)
+	b.SetBytes(int64(len(query)))
+	for b.Loop() {
+		if _, rows, _, ok := ParseInsert(query, true, func(int, LiteralKind, string) bool { return true }); !ok || rows != 2000 {
+			b.Fatal("not parsed")
 		}
 	}
 }
