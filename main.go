@@ -298,7 +298,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	env := &luaapi.Env{
 		Values: values, Drivers: drv, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
-			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Log: w},
+			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: w},
 		Out: w, Rand: rcfg, Threads: cfg.Threads, Argv: append([]string{"sysbench"}, args...),
 		Command: cl.command, VersionString: versionString(), Bundled: lua.Scripts,
 		Declared: declared, Ctx: ctx,

@@ -54,6 +54,8 @@ type Config struct {
 	// Paced: events arrive on a schedule (--rate), below saturation, so
 	// latency is what the run measures.
 	Paced bool
+	// Threads is the number of workers of the run (--threads).
+	Threads int
 	// Log receives the FATAL/ALERT/WARNING lines a driver prints the way
 	// the reference does (nil discards them).
 	Log io.Writer

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,18 +42,20 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate, off without", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, off otherwise", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
 	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
 }
 
 // blockingIO reads --pgsql-blocking-io. Not given, it is on for runs paced
-// by --rate: below saturation a blocking read wakes its own thread with the
-// reply, where the netpoller hands every reply from thread to thread (p95
-// and p99 at 2000 events/s about 30% lower, client CPU per event 40% less).
-// At saturation the netpoller wins short queries, so it stays the default
-// there.
+// by --rate, and for runs with no more workers than the CPUs the client may
+// use (clientCPUs). Below saturation a blocking read wakes its own thread
+// with the reply, where the netpoller hands every reply from thread to
+// thread: at 2000 events/s p95 and p99 about 30% lower, client CPU per
+// event 40% less; with 2 workers on 2 CPUs, twice the point selects per
+// second for half the client CPU per query. With more workers than CPUs
+// the netpoller wins short queries, so it stays the default there.
 func blockingIO(cfg drivers.Config) bool {
 	v := cfg.Values
 	if v == nil {
@@ -61,8 +64,12 @@ func blockingIO(cfg drivers.Config) bool {
 	if v.IsSet("pgsql-blocking-io") {
 		return v.Bool("pgsql-blocking-io")
 	}
-	return cfg.Paced
+	return cfg.Paced || cfg.Threads > 0 && cfg.Threads <= clientCPUs
 }
+
+// clientCPUs is the number of CPUs Go may use (GOMAXPROCS), as at start:
+// the engine raises GOMAXPROCS for blocking workers later.
+var clientCPUs = runtime.GOMAXPROCS(0)
 
 // defaultIgnorable are the SQLSTATEs sysbench 1.0.20 rolls back and ignores:
 // deadlock_detected, serialization_failure and unique_violation.

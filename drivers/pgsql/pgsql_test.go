@@ -54,26 +54,36 @@ func wantKind(t *testing.T, err error, kind drivers.ErrorKind, state string) *dr
 	return e
 }
 
-// The engine gives workers a processor each only for blocking connections.
+// The engine gives workers a processor each only for blocking connections:
+// by default under --rate, and when every worker can have a CPU.
 func TestBlockingIOHint(t *testing.T) {
 	for _, tc := range []struct {
-		set   []string
-		dry   bool
-		paced bool
-		want  bool
+		set     []string
+		dry     bool
+		paced   bool
+		threads int
+		want    bool
 	}{
-		{nil, false, false, false},
-		{nil, false, true, true}, // --rate
-		{nil, true, true, false},
-		{[]string{"pgsql-blocking-io", "on"}, false, false, true},
-		{[]string{"pgsql-blocking-io", "off"}, false, true, false},
-		{[]string{"pgsql-blocking-io", "on"}, true, false, false},
+		{nil, false, false, 0, false},
+		{nil, false, true, 0, true}, // --rate
+		{nil, true, true, 0, false},
+		{nil, false, false, 1, true},
+		{nil, false, false, clientCPUs, true},
+		{nil, false, false, clientCPUs + 1, false},
+		{nil, false, true, clientCPUs + 1, true},
+		{nil, true, false, 1, false},
+		{[]string{"pgsql-blocking-io", "on"}, false, false, clientCPUs + 1, true},
+		{[]string{"pgsql-blocking-io", "off"}, false, true, 1, false},
+		{[]string{"pgsql-blocking-io", "on"}, true, false, 1, false},
 	} {
 		v := testenv.Values(nil, tc.set...)
-		cfg := drivers.Config{Values: v, DryRun: tc.dry, Paced: tc.paced}
+		cfg := drivers.Config{Values: v, DryRun: tc.dry, Paced: tc.paced, Threads: tc.threads}
 		if got := Factory.BlockingIO(cfg); got != tc.want {
-			t.Errorf("%v dry=%v paced=%v: BlockingIO %v, want %v", tc.set, tc.dry, tc.paced, got, tc.want)
+			t.Errorf("%v dry=%v paced=%v threads=%d: BlockingIO %v, want %v", tc.set, tc.dry, tc.paced, tc.threads, got, tc.want)
 		}
+	}
+	if clientCPUs < 1 {
+		t.Errorf("clientCPUs = %d", clientCPUs)
 	}
 }
 
