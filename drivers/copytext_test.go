@@ -46,7 +46,7 @@ func TestCopyText(t *testing.T) {
 	for _, q := range []string{
 		"INSERT INTO t (a) VALUES ('a\\b')",
 		"INSERT INTO t (a) VALUES ('a\\'b')",          // an escaped quote, not the end
-		"INSERT INTO t (a, b) VALUES ('a\\', 'b')",    // MySQL: one string, a\', b
+		"INSERT INTO t (a, b) VALUES ('a\\', 'b')",    // MySQL reads 'a\', ' as one string
 		"INSERT INTO t (a) VALUES ('it''s\\'), ('x')", // after a doubled quote
 	} {
 		if _, _, _, ok := CopyText(nil, q, true); ok {
