@@ -111,7 +111,7 @@ func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error)
 	if err != nil {
 		return nil, err
 	}
-	nc = sockio.Adopt(nc, c.d.s.blocking && c.d.s.tls == nil)
+	nc = sockio.Adopt(nc, c.d.s.blocking)
 	c.ncMu.Lock()
 	c.nc = nc
 	c.ncMu.Unlock()

@@ -57,7 +57,7 @@ var driverOptions = []options.Option{
 	{Name: "mysql-ssl-ca", Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-cert", Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-key", Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
-	{Name: "mysql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller); not used with SSL", Kind: options.Bool, Default: "on"},
+	{Name: "mysql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller)", Kind: options.Bool, Default: "on"},
 }
 
 // target is one place a connection can go: a TCP host:port or a socket.
@@ -78,7 +78,7 @@ type settings struct {
 	tls       *tls.Config
 	tlsPrefer bool // PREFERRED: fall back to plain text
 	compress  bool
-	blocking  bool // --mysql-blocking-io, and no TLS
+	blocking  bool // --mysql-blocking-io
 	debug     bool
 	ignoreAll bool
 	ignore    []int
@@ -117,14 +117,14 @@ func withDefaults(v *options.Values) *options.Values {
 }
 
 // blockingIO reports whether connections will use blocking socket calls:
-// --mysql-blocking-io on a plain (not TLS) connection to a real server.
+// --mysql-blocking-io with a real server, in plain text or under TLS (which
+// go-sql-driver layers over the socket it is given).
 func blockingIO(cfg drivers.Config) bool {
 	v := withDefaults(cfg.Values)
 	if cfg.DryRun || v.Bool("mysql-dry-run") || !v.Bool("mysql-blocking-io") {
 		return false
 	}
-	tc, _, err := tlsConfig(v)
-	return err == nil && tc == nil
+	return true
 }
 
 func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {

@@ -419,6 +419,10 @@ func TestCompressionAndTLS(t *testing.T) {
 			if cipher(c) == "" {
 				t.Errorf("REQUIRED, blocking-io=%s: the session is not encrypted", mode)
 			}
+			// TLS runs over the socket kind the I/O mode chose.
+			if _, blocking := c.(*conn).nc.(*sockio.Conn); blocking != (mode == "on") {
+				t.Errorf("REQUIRED, blocking-io=%s: TLS over a %T", mode, c.(*conn).nc)
+			}
 			// A larger reply, many TLS records.
 			testenv.MustQuery(t, c, "SELECT REPEAT('x', 100000)")
 			c.Close()
@@ -534,7 +538,7 @@ func TestDryRun(t *testing.T) {
 }
 
 // The engine gives workers a processor each only for blocking connections:
-// the default, but not in a dry run, with SSL or when turned off.
+// the default, with SSL too, but not in a dry run or when turned off.
 func TestBlockingIOHint(t *testing.T) {
 	for _, tc := range []struct {
 		set  []string
@@ -545,7 +549,8 @@ func TestBlockingIOHint(t *testing.T) {
 		{nil, true, false},
 		{[]string{"mysql-dry-run", "on"}, false, false},
 		{[]string{"mysql-blocking-io", "off"}, false, false},
-		{[]string{"mysql-ssl", "REQUIRED"}, false, false},
+		{[]string{"mysql-ssl", "REQUIRED"}, false, true},
+		{[]string{"mysql-ssl", "REQUIRED", "mysql-blocking-io", "off"}, false, false},
 		{[]string{"mysql-ssl", "off"}, false, true},
 	} {
 		v := testenv.Values(nil, tc.set...)
