@@ -121,10 +121,7 @@ func withDefaults(v *options.Values) *options.Values {
 // go-sql-driver layers over the socket it is given).
 func blockingIO(cfg drivers.Config) bool {
 	v := withDefaults(cfg.Values)
-	if cfg.DryRun || v.Bool("mysql-dry-run") || !v.Bool("mysql-blocking-io") {
-		return false
-	}
-	return true
+	return !cfg.DryRun && !v.Bool("mysql-dry-run") && v.Bool("mysql-blocking-io")
 }
 
 func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
