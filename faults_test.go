@@ -225,7 +225,7 @@ func startCLIContext(ctx context.Context, args ...string) *asyncRun {
 	r := &asyncRun{done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		r.code = run(ctx, args, &r.out, &r.out)
+		r.code = run(ctx, args, strings.NewReader(""), &r.out, &r.out)
 	}()
 	return r
 }

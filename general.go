@@ -10,6 +10,7 @@ import (
 
 	"sysbench-go/drivers"
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
 )
@@ -101,6 +102,27 @@ func intOpt(v *options.Values, name string) (int64, error) {
 	return v.Int(name)
 }
 
+// verbosity reads --verbosity; --debug forces the DEBUG level.
+func verbosity(v *options.Values) (logging.Level, error) {
+	verb, err := intOpt(v, "verbosity")
+	if err != nil {
+		return 0, err
+	}
+	if v.Bool("debug") {
+		verb = int64(logging.Debug)
+	}
+	if verb > int64(logging.Debug) {
+		// The reference checks this in its logger, which prints it plain.
+		return 0, plainError{fmt.Sprintf("Invalid value for verbosity: %d", verb)}
+	}
+	return logging.Level(max(verb, -1)), nil
+}
+
+// plainError is an error printed as it is, without the FATAL prefix.
+type plainError struct{ msg string }
+
+func (e plainError) Error() string { return e.msg }
+
 // buildConfig turns the general options into the engine's configuration,
 // with the reference's validation and error texts.
 func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
@@ -116,7 +138,7 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 		threads = n
 	}
 	if threads <= 0 || threads > 1<<20 {
-		return c, fmt.Errorf("Invalid value for --threads: %d.", threads)
+		return c, fmt.Errorf("Invalid value for --threads: %d.\n", threads)
 	}
 	c.Threads = int(threads)
 
@@ -217,18 +239,6 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 
 	c.Debug = v.Bool("debug")
 	c.Validate = v.Bool("validate")
-	verb, err := intOpt(v, "verbosity")
-	if err != nil {
-		return c, err
-	}
-	if c.Debug {
-		verb = 5
-	}
-	if verb < 0 || verb > 5 {
-		return c, fmt.Errorf("Invalid value for verbosity: %d", verb)
-	}
-	c.Verbosity = int(verb)
-
 	c.Percentiles, err = parsePercentiles(v.String("percentile"))
 	if err != nil {
 		return c, err

@@ -26,21 +26,23 @@ import (
 	"sysbench-go/drivers/pgsql"
 	"sysbench-go/drivers/sqlite"
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/lua"
 	"sysbench-go/luaapi"
 	"sysbench-go/options"
+	"sysbench-go/sbrand"
 )
 
 // Version is our own version; the API level we implement comes first in
 // the banner so version sniffers keep working.
 const (
-	Version    = "0.1.0"
+	Version    = "0.2.0"
 	APILevel   = "1.0.20"
 	LuaVersion = "gopher-lua 1.1.2"
 )
 
 func versionString() string {
-	return fmt.Sprintf("sysbench %s (sysbench-go %s, using %s)", APILevel, Version, LuaVersion)
+	return fmt.Sprintf("sysbench %s (sysbench-go %s using %s)", APILevel, Version, LuaVersion)
 }
 
 // compiledDrivers lists the database drivers, in help order.
@@ -68,7 +70,7 @@ func main() {
 					}
 				}
 			}
-			code := run(ctx, c.Args().Slice(), os.Stdout, os.Stderr)
+			code := run(ctx, c.Args().Slice(), os.Stdin, os.Stdout, os.Stderr)
 			if path := os.Getenv("SYSBENCH_GO_MEMPROFILE"); path != "" {
 				if f, err := os.Create(path); err == nil {
 					_ = pprof.Lookup("allocs").WriteTo(f, 0)
@@ -156,162 +158,258 @@ func readConfigFile(path string) ([][2]string, error) {
 }
 
 // run is the whole program, testable in-process. It returns the exit code.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024)}
 	defer w.flush()
+	p := &program{ctx: ctx, stdin: stdin, stderr: stderr, log: logging.New(w, logging.DefaultLevel),
+		drivers: compiledDrivers(), tests: builtin.Tests()}
+	return p.main(args)
+}
 
+// program is one invocation: its streams, logger and what is compiled in.
+type program struct {
+	ctx     context.Context
+	stdin   io.Reader
+	stderr  io.Writer
+	log     *logging.Logger
+	drivers []drivers.Factory
+	tests   []engine.Builtin
+}
+
+// givenOption is an option as the user gave it, config files expanded.
+type givenOption struct {
+	name, val, raw string
+	bare           bool
+}
+
+// invocation is the command line after the general options are read:
+// values holds every declared option, unknown the options a test or script
+// may declare.
+type invocation struct {
+	cl       *commandLine
+	args     []string
+	declared []options.Option
+	values   *options.Values
+	unknown  []givenOption
+	cfg      engine.Config
+	rand     sbrand.Config
+}
+
+// main runs the steps in the reference's order: general options, help and
+// version, the general settings (their errors and warnings come before the
+// banner), the banner, then the test.
+func (p *program) main(args []string) int {
 	cl, err := parseArgs(args)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(p.stderr, err)
 		return 1
 	}
-	drv := compiledDrivers()
-	tests := builtin.Tests()
-	declared := allDeclared(drv, tests)
-	known := map[string]options.Option{}
-	for _, o := range declared {
-		known[options.Canonical(o.Name)] = o
+	inv, code := p.readGeneralOptions(cl)
+	if inv == nil {
+		return code
 	}
+	inv.args = args
+	values := inv.values
+	if values.Bool("help") {
+		printHelp(p.log.Out(), p.drivers, p.tests)
+		return 0
+	}
+	if values.Bool("version") {
+		fmt.Fprintln(p.log.Out(), versionString())
+		return 0
+	}
+	if code, ok := p.configure(inv); !ok {
+		return code
+	}
+	p.log.Noticef("%s\n", versionString())
+	if values.String("db-driver") == "help" {
+		printDrivers(p.log.Out(), p.drivers)
+		return 0
+	}
+	if cl.testname == "" || cl.testname == "-" {
+		return p.runStdinScript(inv)
+	}
+	for _, b := range p.tests {
+		if b.Name == cl.testname {
+			return p.runBuiltin(inv, b)
+		}
+	}
+	return p.runScript(inv)
+}
 
+// readGeneralOptions sets the general and driver options from the command
+// line and config files; the others are kept for the test to declare. It
+// returns nil and the exit code when an option is invalid.
+func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
+	declared := allDeclared(p.drivers, p.tests)
+	known := map[string]options.Option{}
 	values := options.NewValues()
 	for _, o := range declared {
+		known[options.Canonical(o.Name)] = o
 		if !o.NoDefault {
 			values.SetDefault(o.Name, o.Default)
 		}
 	}
-	// Options given by the user, config files expanded in place.
-	type given struct {
-		name, val, raw string
-		bare           bool
-	}
-	var all []given
+	var all []givenOption
 	for i, o := range cl.opts {
 		if options.Canonical(o[0]) == "config_file" {
 			lines, err := readConfigFile(o[1])
 			if err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return 1
+				fmt.Fprintf(p.stderr, "%v\n", err)
+				return nil, 1
 			}
 			for _, l := range lines {
-				all = append(all, given{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
+				all = append(all, givenOption{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
 			}
 			continue
 		}
 		if o[0] == "test" {
-			fmt.Fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
+			fmt.Fprintf(p.stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
 			if cl.testname != "" && cl.command == "" {
 				cl.command = cl.testname
 			}
 			cl.testname = o[1]
 			continue
 		}
-		all = append(all, given{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
+		all = append(all, givenOption{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
 	}
-	var unknown []given
+	inv := &invocation{cl: cl, declared: declared, values: values}
 	for _, g := range all {
-		k := options.Canonical(g.name)
-		o, ok := known[k]
+		o, ok := known[options.Canonical(g.name)]
 		if !ok {
-			unknown = append(unknown, g)
+			inv.unknown = append(inv.unknown, g)
 			continue
 		}
 		if err := setValue(values, o, g.val, g.bare); err != nil {
-			fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
+			return nil, 1
+		}
+	}
+	return inv, 0
+}
+
+// configure validates the general settings and sets the verbosity. As in
+// the reference, its messages come before the banner and show at any
+// verbosity.
+func (p *program) configure(inv *invocation) (int, bool) {
+	out := p.log.Out()
+	warn := func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }
+	cfg, err := buildConfig(inv.values, warn)
+	if err == nil {
+		inv.rand, err = randConfig(inv.values)
+	}
+	var level logging.Level
+	if err == nil {
+		level, err = verbosity(inv.values)
+	}
+	var plain plainError
+	switch {
+	case errors.As(err, &plain):
+		fmt.Fprintf(out, "%s\n", plain.msg)
+		return 1, false
+	case err != nil:
+		p.log.Fatalf("%v", err)
+		return 1, false
+	}
+	p.log.SetLevel(level)
+	inv.cfg = cfg
+	return 0, true
+}
+
+// runBuiltin runs a compiled-in test (cpu, fileio, ...).
+func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
+	cl, values := inv.cl, inv.values
+	if cl.command == "" {
+		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
+		return 1
+	}
+	bk := map[string]options.Option{}
+	for _, o := range b.Options {
+		bk[options.Canonical(o.Name)] = o
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	for _, g := range inv.unknown {
+		o, ok := bk[options.Canonical(g.name)]
+		if !ok || setValue(values, o, g.val, g.bare) != nil {
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
 			return 1
 		}
 	}
-
-	if values.Bool("help") {
-		printHelp(w, drv, tests)
+	if cl.command == "help" {
+		out := p.log.Out()
+		fmt.Fprintf(out, "%s options:\n", b.Name)
+		fmt.Fprintf(out, "%s\n", options.FormatHelp(b.Options))
 		return 0
 	}
-	if values.Bool("version") {
-		fmt.Fprintln(w, versionString())
-		return 0
+	cfg := inv.cfg
+	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
+		RandSeed: cfg.RandSeed, Log: p.log})
+	if err != nil {
+		p.log.Fatalf("%v", err)
+		return 1
 	}
-	fmt.Fprintf(w, "%s\n\n", versionString())
+	return p.runCommand(t, cl.command, cfg)
+}
 
-	warn := func(msg string) { fmt.Fprintf(w, "WARNING: %s\n", msg) }
-	cfg, err := buildConfig(values, warn)
-	if err != nil {
-		engine.Fatalf(w, "%v", err)
-		return 1
-	}
-	rcfg, err := randConfig(values)
-	if err != nil {
-		engine.Fatalf(w, "%v", err)
-		return 1
-	}
+// scriptEnv is what every Lua state of the run shares.
+func (p *program) scriptEnv(inv *invocation) (*luaapi.Env, int, bool) {
+	cfg, values := inv.cfg, inv.values
 	mode, err := psMode(values)
 	if err != nil {
-		engine.Fatalf(w, "%v", err)
-		return 1
+		p.log.Fatalf("%v", err)
+		return nil, 1, false
 	}
-	if values.String("db-driver") == "help" {
-		printDrivers(w, drv)
-		return 0
-	}
-
-	if cl.testname == "" {
-		fmt.Fprintf(stderr, "Missing test name: sysbench-go [options]... testname [command]. See 'sysbench-go --help'\n")
-		return 1
-	}
-
-	// A built-in test?
-	for _, b := range tests {
-		if b.Name != cl.testname {
-			continue
-		}
-		if cl.command == "" {
-			fmt.Fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
-			return 1
-		}
-		bk := map[string]options.Option{}
-		for _, o := range b.Options {
-			bk[options.Canonical(o.Name)] = o
-			if !o.NoDefault {
-				values.SetDefault(o.Name, o.Default)
-			}
-		}
-		for _, g := range unknown {
-			o, ok := bk[options.Canonical(g.name)]
-			if !ok || setValue(values, o, g.val, g.bare) != nil {
-				fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
-				return 1
-			}
-		}
-		if cl.command == "help" {
-			fmt.Fprintf(w, "%s options:\n", b.Name)
-			fmt.Fprintf(w, "%s\n", options.FormatHelp(b.Options))
-			return 0
-		}
-		t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
-			RandSeed: cfg.RandSeed, Out: w, Verbosity: cfg.Verbosity})
-		if err != nil {
-			engine.Fatalf(w, "%v", err)
-			return 1
-		}
-		return runCommand(ctx, t, cl.command, cfg, w, stderr)
-	}
-
-	// A Lua script.
 	env := &luaapi.Env{
-		Values: values, Drivers: drv, DriverName: values.String("db-driver"),
+		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
-			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: w},
-		Out: w, Rand: rcfg, Threads: cfg.Threads, Argv: append([]string{"sysbench"}, args...),
-		Command: cl.command, VersionString: versionString(), Bundled: lua.Scripts,
-		Declared: declared, Ctx: ctx,
+			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: p.log},
+		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads,
+		Argv:    append([]string{"sysbench"}, inv.args...),
+		Command: inv.cl.command, VersionString: versionString(), Bundled: lua.Scripts,
+		Declared: inv.declared, Ctx: p.ctx,
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
-	for _, f := range drv {
+	return env, 0, true
+}
+
+// runStdinScript reads a script from standard input and runs its body, as
+// the reference does when no test name is given (or "-"); no command runs.
+func (p *program) runStdinScript(inv *invocation) int {
+	env, code, ok := p.scriptEnv(inv)
+	if !ok {
+		return code
+	}
+	env.Command = ""
+	if f, ok := p.stdin.(*os.File); ok && isTerminal(f) {
+		p.log.Noticef("Reading the script from the standard input:\n")
+	}
+	s, err := luaapi.LoadReader(env, p.stdin)
+	if err != nil {
+		p.log.Fatalf("%v", err)
+		return 1
+	}
+	s.Close()
+	return 0
+}
+
+// runScript loads a Lua script, reads the options it declares and runs the
+// command.
+func (p *program) runScript(inv *invocation) int {
+	cl, values, cfg := inv.cl, inv.values, inv.cfg
+	env, code, ok := p.scriptEnv(inv)
+	if !ok {
+		return code
+	}
+	for _, f := range p.drivers {
 		if f.Name == env.DriverName && f.BlockingIO != nil {
 			cfg.BlockingWorkers = f.BlockingIO(env.DriverConfig)
 		}
 	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
-		engine.Fatalf(w, "%v", err)
+		p.log.Fatalf("%v", err)
 		return 1
 	}
 	defer s.Close()
@@ -322,11 +420,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			values.SetDefault(o.Name, o.Default)
 		}
 	}
-	for _, g := range unknown {
+	for _, g := range inv.unknown {
 		o, ok := sk[options.Canonical(g.name)]
 		if !ok {
 			if s.DeclaresOptions() {
-				fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+				fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
 				return 1
 			}
 			// A 0.5-era script: unknown options become globals.
@@ -338,7 +436,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err := setValue(values, o, g.val, g.bare); err != nil {
-			fmt.Fprintf(stderr, "invalid option: %s\n", g.raw)
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
 			return 1
 		}
 	}
@@ -347,7 +445,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	s.SetRate(cfg.Rate > 0)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
-	return runCommand(ctx, s, cl.command, cfg, w, stderr)
+	return p.runCommand(s, cl.command, cfg)
 }
 
 func boolInt(b bool) int {
@@ -385,35 +483,34 @@ func setValue(v *options.Values, o options.Option, val string, bare bool) error 
 }
 
 // runCommand dispatches run / prepare / cleanup / help / custom commands.
-func runCommand(ctx context.Context, t engine.Test, command string, cfg engine.Config, w io.Writer, stderr io.Writer) int {
+func (p *program) runCommand(t engine.Test, command string, cfg engine.Config) int {
 	if command == "run" {
-		err := engine.Run(ctx, t, cfg, w)
-		return exitCode(w, err)
+		return p.exitCode(engine.Run(p.ctx, t, cfg, p.log))
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {
-		fmt.Fprintf(stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
 		return 1
 	}
-	err := c.Command(ctx, command, w)
+	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
 	if errors.Is(err, engine.ErrUnknownCommand) {
 		if command == "prepare" || command == "cleanup" || command == "help" {
-			fmt.Fprintf(stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
 		} else {
-			fmt.Fprintf(stderr, "Unknown command: %s\n", command)
+			fmt.Fprintf(p.stderr, "Unknown command: %s\n", command)
 		}
 		return 1
 	}
 	var ce *luaapi.CommandError
 	if errors.As(err, &ce) {
-		fmt.Fprintln(stderr, ce.Msg)
+		fmt.Fprintln(p.stderr, ce.Msg)
 		return 1
 	}
-	return exitCode(w, err)
+	return p.exitCode(err)
 }
 
 // exitCode prints an error not yet printed and maps it to an exit code.
-func exitCode(w io.Writer, err error) int {
+func (p *program) exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
@@ -421,7 +518,7 @@ func exitCode(w io.Writer, err error) int {
 	if errors.As(err, &re) {
 		return re.Code
 	}
-	engine.Fatalf(w, "%v", err)
+	p.log.Fatalf("%v", err)
 	return 1
 }
 

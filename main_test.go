@@ -18,7 +18,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String() + errb.String(), code
 }
 

@@ -34,10 +34,6 @@ func Tests() []engine.Builtin {
 	}
 }
 
-// logInfo is the reference's LOG_INFO level: its messages show from
-// --verbosity=4 on (the default, 3, shows notices only).
-const logInfo = 4
-
 // optReader reads a test's options the way the reference converts them,
 // falling back to the declared default when the caller did not fill one in.
 type optReader struct {

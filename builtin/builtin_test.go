@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -27,7 +28,7 @@ func testEnv(threads int, opts ...string) *engine.Env {
 		}
 		v.Set(k, val)
 	}
-	return &engine.Env{Values: v, Threads: threads, Verbosity: 3}
+	return &engine.Env{Values: v, Threads: threads, Log: logging.Discard()}
 }
 
 func builtinByName(t *testing.T, name string) engine.Builtin {
@@ -233,6 +234,14 @@ func printMode(tt engine.Test) string {
 	var b bytes.Buffer
 	tt.PrintMode(&b)
 	return b.String()
+}
+
+// logTo makes env's logger write to a buffer at the given level; the
+// test's PrintMode output is to be written to the same buffer.
+func logTo(env *engine.Env, level logging.Level) *bytes.Buffer {
+	var b bytes.Buffer
+	env.Log = logging.New(&b, level)
+	return &b
 }
 
 func reportCumulative(t *testing.T, tt engine.Test, s *engine.Stat) string {

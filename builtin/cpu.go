@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -20,8 +21,8 @@ func cpuOptions() []options.Option {
 // event, the reference's algorithm, so events per second compare.
 type cpuTest struct {
 	baseTest
-	maxPrime  uint64
-	verbosity int
+	maxPrime uint64
+	log      *logging.Logger
 }
 
 var (
@@ -38,15 +39,13 @@ func newCPU(env *engine.Env) (engine.Test, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("Invalid value of cpu-max-prime: %d.", n)
 	}
-	return &cpuTest{maxPrime: uint64(n), verbosity: env.Verbosity}, nil
+	return &cpuTest{maxPrime: uint64(n), log: env.Log}, nil
 }
 
 func (t *cpuTest) Name() string { return "cpu" }
 
 func (t *cpuTest) PrintMode(w io.Writer) {
-	if t.verbosity >= logInfo {
-		fmt.Fprintf(w, "Doing CPU performance benchmark\n\n")
-	}
+	t.log.Infof("Doing CPU performance benchmark\n")
 	fmt.Fprintf(w, "Prime numbers limit: %d\n\n", t.maxPrime)
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 )
 
 // Small files so the tests stay quick: 4 files of 64 KiB, 4 KiB blocks.
@@ -170,9 +171,9 @@ func TestFileioNotPreparedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := engine.Config{Threads: 1, Time: 10 * time.Second, ForcedShutdown: -1,
-		Percentiles: []float64{95}, Verbosity: 3}
+		Percentiles: []float64{95}}
 	var out bytes.Buffer
-	err = engine.Run(context.Background(), ft, cfg, &out)
+	err = engine.Run(context.Background(), ft, cfg, logging.New(&out, logging.Notice))
 	if err == nil {
 		t.Fatalf("run without prepared files succeeded:\n%s", out.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
 )
@@ -24,11 +25,11 @@ func mutexOptions() []options.Option {
 // the --mutex-num array. Workers are pinned to OS threads as in threads.
 type mutexTest struct {
 	baseTest
-	locks     []paddedMutex
-	nlocks    int64
-	loops     int64
-	seed      int64
-	verbosity int
+	locks  []paddedMutex
+	nlocks int64
+	loops  int64
+	seed   int64
+	log    *logging.Logger
 }
 
 var (
@@ -61,15 +62,13 @@ func newMutex(env *engine.Env) (engine.Test, error) {
 		return nil, fmt.Errorf("Invalid value for mutex-loops: %d", loops)
 	}
 	return &mutexTest{locks: make([]paddedMutex, num), nlocks: locks, loops: loops,
-		seed: env.RandSeed, verbosity: env.Verbosity}, nil
+		seed: env.RandSeed, log: env.Log}, nil
 }
 
 func (t *mutexTest) Name() string { return "mutex" }
 
 func (t *mutexTest) PrintMode(w io.Writer) {
-	if t.verbosity >= logInfo {
-		fmt.Fprintf(w, "Doing mutex performance test\n")
-	}
+	t.log.Infof("Doing mutex performance test")
 }
 
 func (t *mutexTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {

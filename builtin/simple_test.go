@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 )
 
 func TestCountPrimes(t *testing.T) {
@@ -37,9 +38,10 @@ func TestCPU(t *testing.T) {
 	golden(t, "cpu.report", reportCumulative(t, tt, testStat()))
 
 	env := testEnv(1)
-	env.Verbosity = 4
+	b := logTo(env, logging.Info)
 	tt, _ = newCPU(env)
-	if got := printMode(tt); got != "Doing CPU performance benchmark\n\nPrime numbers limit: 10000\n\n" {
+	tt.PrintMode(b)
+	if got := b.String(); got != "Doing CPU performance benchmark\n\nPrime numbers limit: 10000\n\n" {
 		t.Errorf("PrintMode at verbosity 4 = %q", got)
 	}
 }
@@ -170,9 +172,10 @@ func TestThreads(t *testing.T) {
 	if got := printMode(tt); got != "" {
 		t.Errorf("PrintMode = %q, want nothing at verbosity 3", got)
 	}
-	env.Verbosity = 5
+	b := logTo(env, logging.Debug)
 	tt, _ = newThreads(env)
-	if got := printMode(tt); got != "Doing thread subsystem performance test\nThread yields per test: 50 Locks used: 3\n" {
+	tt.PrintMode(b)
+	if got := b.String(); got != "Doing thread subsystem performance test\nThread yields per test: 50 Locks used: 3\n" {
 		t.Errorf("PrintMode at verbosity 5 = %q", got)
 	}
 	done := make(chan int)

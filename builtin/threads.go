@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -37,10 +38,10 @@ type paddedMutex struct {
 // reference does).
 type threadsTest struct {
 	baseTest
-	yields    int64
-	locks     []paddedMutex
-	next      atomic.Uint32
-	verbosity int
+	yields int64
+	locks  []paddedMutex
+	next   atomic.Uint32
+	log    *logging.Logger
 }
 
 var (
@@ -65,16 +66,14 @@ func newThreads(env *engine.Env) (engine.Test, error) {
 		// The reference divides by it and crashes.
 		return nil, fmt.Errorf("Invalid value for thread-locks: %d", locks)
 	}
-	return &threadsTest{yields: yields, locks: make([]paddedMutex, locks), verbosity: env.Verbosity}, nil
+	return &threadsTest{yields: yields, locks: make([]paddedMutex, locks), log: env.Log}, nil
 }
 
 func (t *threadsTest) Name() string { return "threads" }
 
 func (t *threadsTest) PrintMode(w io.Writer) {
-	if t.verbosity >= logInfo {
-		fmt.Fprintf(w, "Doing thread subsystem performance test\n")
-		fmt.Fprintf(w, "Thread yields per test: %d Locks used: %d\n", t.yields, len(t.locks))
-	}
+	t.log.Infof("Doing thread subsystem performance test")
+	t.log.Infof("Thread yields per test: %d Locks used: %d", t.yields, len(t.locks))
 }
 
 func (t *threadsTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {

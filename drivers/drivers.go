@@ -12,9 +12,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -56,9 +56,9 @@ type Config struct {
 	Paced bool
 	// Threads is the number of workers of the run (--threads).
 	Threads int
-	// Log receives the FATAL/ALERT/WARNING lines a driver prints the way
-	// the reference does (nil discards them).
-	Log io.Writer
+	// Log receives the FATAL/ALERT/WARNING/DEBUG messages a driver prints
+	// the way the reference does (nil discards them).
+	Log *logging.Logger
 }
 
 // Factory describes a compiled-in driver.

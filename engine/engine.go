@@ -17,6 +17,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"sysbench-go/logging"
 )
 
 // Config holds the general options of a run.
@@ -34,7 +36,6 @@ type Config struct {
 	Debug          bool
 	Validate       bool
 	RandSeed       int64
-	Verbosity      int
 	// BlockingWorkers gives every worker a processor (GOMAXPROCS) of its
 	// own, for drivers that wait for the server in blocking system calls:
 	// a reply then wakes exactly the thread waiting for it, with no
@@ -55,15 +56,11 @@ type ReportedError struct {
 func (e *ReportedError) Error() string { return e.Err.Error() }
 func (e *ReportedError) Unwrap() error { return e.Err }
 
-// Fatalf writes a FATAL line the way the reference logs it.
-func Fatalf(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "FATAL: "+format+"\n", args...)
-}
-
 type runState struct {
 	cfg      Config
 	ctx      context.Context // Run's: ends on SIGINT
-	out      io.Writer
+	log      *logging.Logger
+	out      io.Writer // the NOTICE level: header and reports
 	test     Test
 	base     time.Time
 	startNS  int64 // run start (after warm-up when statistics begin)
@@ -145,11 +142,12 @@ func procPerWorker(threads int) (restore func()) {
 // events running are abandoned (the queries they wait for are cancelled,
 // as ctx is the scripts' SQL context too) and not counted, and the final
 // report is printed. An interrupted run is not a failed one.
-func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
+func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 	if cfg.Threads < 1 {
 		cfg.Threads = 1
 	}
-	r := &runState{cfg: cfg, out: out, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	out := log.Writer(logging.Notice)
+	r := &runState{cfg: cfg, log: log, out: out, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
 
 	if eo, ok := t.(EventsOverrider); ok {
 		if n, ok := eo.EventsOverride(); ok {
@@ -185,6 +183,16 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	r.checkCnt = make([][CntMax]uint64, cfg.Threads)
 
 	fmt.Fprintf(out, "Initializing worker threads...\n\n")
+	// The reference starts its helper threads before the workers.
+	if cfg.ReportInterval > 0 {
+		log.Debugf("Reporting thread started")
+	}
+	if cfg.Rate > 0 {
+		log.Debugf("Event generating thread started")
+	}
+	if len(cfg.Checkpoints) > 0 {
+		log.Debugf("Checkpoints report thread started")
+	}
 
 	gc := startGCPolicy()
 	defer gc.restore()
@@ -223,11 +231,13 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 		go func(tid int) {
 			defer doneWG.Done()
 			st := r.workers[tid]
+			log.Debugf("Worker thread (#%d) started", tid)
 			w, err := t.NewWorker(wctx, tid, st)
 			if err == nil {
 				err = w.Init(wctx)
 			}
 			if err != nil {
+				log.Debugf("Worker thread (#%d) failed to initialize!", tid)
 				initErrs[tid] = err
 				initWG.Done()
 				if w != nil {
@@ -236,6 +246,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 				return
 			}
 			st.Flush() // thread_init's queries
+			log.Debugf("Worker thread (#%d) initialized", tid)
 			initWG.Done()
 			<-startCh
 			if !r.failed.Load() {
@@ -260,7 +271,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 			close(startCh)
 			doneWG.Wait()
 			r.printErr(err)
-			Fatalf(out, "Thread initialization failed!")
+			log.Fatalf("Thread initialization failed!")
 			return &ReportedError{Err: err, Code: 1}
 		}
 	}
@@ -340,6 +351,7 @@ func Run(ctx context.Context, t Test, cfg Config, out io.Writer) error {
 	runErrMu.Lock()
 	err := runErr
 	runErrMu.Unlock()
+	log.Infof("Done.\n")
 	if rc, ok := t.(ReportsCloser); ok {
 		r.outMu.Lock()
 		rc.CloseReports(out)
@@ -375,9 +387,7 @@ func (r *runState) printErr(err error) {
 	if errors.As(err, &re) {
 		return
 	}
-	r.outMu.Lock()
-	Fatalf(r.out, "%v", err)
-	r.outMu.Unlock()
+	r.log.Fatalf("%v", err)
 }
 
 // work is the worker loop: the default event loop or the test's own.
@@ -420,9 +430,7 @@ func (r *runState) watchQueue(ctx context.Context) error {
 		case <-t.C:
 		}
 		if r.rate.backlog(r.now()) > maxQueue {
-			r.outMu.Lock()
-			Fatalf(r.out, "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
-			r.outMu.Unlock()
+			r.log.Fatalf("The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
 			return errors.New("event queue overflow")
 		}
 	}
@@ -526,6 +534,10 @@ func (r *runState) cumulativeReport(now int64, checkpoint bool) {
 		TimeTotal:      float64(now-r.startNS) / 1e9,
 		ThreadEvents:   make([]uint64, len(r.workers)),
 		ThreadTime:     make([]float64, len(r.workers)),
+		ThreadMin:      make([]float64, len(r.workers)),
+		ThreadMax:      make([]float64, len(r.workers)),
+		PerThread:      r.cfg.Debug,
+		Checkpoint:     checkpoint,
 	}
 	var evs uint64
 	var sum, minNS, maxNS int64
@@ -537,6 +549,8 @@ func (r *runState) cumulativeReport(now int64, checkpoint bool) {
 		t.mu.Lock()
 		s.ThreadEvents[i] = t.events
 		s.ThreadTime[i] = float64(t.sumNS) / 1e9
+		s.ThreadMin[i] = float64(t.minNS) / 1e9
+		s.ThreadMax[i] = float64(t.maxNS) / 1e9
 		if t.events > 0 {
 			if evs == 0 || t.minNS < minNS {
 				minNS = t.minNS
@@ -649,9 +663,7 @@ func (r *runState) forcedShutdown(bgCancel, cancelWorkers context.CancelFunc) er
 	r.failed.Store(true)
 	r.stop()
 	now := r.now()
-	r.outMu.Lock()
-	Fatalf(r.out, "The --max-time limit has expired, forcing shutdown...")
-	r.outMu.Unlock()
+	r.log.Fatalf("The --max-time limit has expired, forcing shutdown...")
 	r.cumulativeReport(now, false)
 	cancelWorkers()
 	bgCancel()

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sysbench-go/logging"
+
 	"context"
 	"io"
 	"os"
@@ -65,7 +67,7 @@ func TestBlockingWorkersProcs(t *testing.T) {
 		var seen atomic.Int64 // GOMAXPROCS as the events see it
 		p := &hookTest{onEvent: func() { seen.Store(int64(runtime.GOMAXPROCS(0))) }}
 		cfg := Config{Threads: threads, Events: 100, BlockingWorkers: blocking, ForcedShutdown: -1}
-		if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+		if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
 			t.Fatal(err)
 		}
 		want := int64(before)

@@ -31,9 +31,11 @@ func (l *Loop) More() bool {
 		return false
 	}
 	if r.deadline > 0 && r.now() >= r.deadline {
+		r.log.Infof("Time limit exceeded, exiting...")
 		return false
 	}
 	if r.cfg.Events > 0 && r.nevents.Add(1) > r.cfg.Events {
+		r.log.Infof("Event limit exceeded, exiting...")
 		return false
 	}
 	if r.rate != nil {
@@ -41,7 +43,9 @@ func (l *Loop) More() bool {
 		if r.deadline > 0 && t >= r.deadline {
 			// No more events in this run: wait for its end, as the
 			// reference's workers wait on an empty queue.
-			l.await(r.deadline)
+			if l.await(r.deadline) {
+				r.log.Infof("Time limit exceeded, exiting...")
+			}
 			return false
 		}
 		if t > r.now() {

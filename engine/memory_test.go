@@ -1,8 +1,9 @@
 package engine
 
 import (
+	"sysbench-go/logging"
+
 	"context"
-	"io"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -74,7 +75,7 @@ func TestGCPolicy(t *testing.T) {
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(80))
 	var atInit, atRun atomic.Int64
-	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if got := atInit.Load(); got != initGCPercent {
@@ -90,7 +91,7 @@ func TestGCPolicy(t *testing.T) {
 	debug.SetGCPercent(10)
 	atInit.Store(0)
 	atRun.Store(0)
-	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 1, Events: 10, ForcedShutdown: -1}, io.Discard); err != nil {
+	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 1, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := atInit.Load(), atRun.Load(); a != 10 || b != 10 || gcPercent() != 10 {

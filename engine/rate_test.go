@@ -1,10 +1,11 @@
 package engine
 
 import (
+	"sysbench-go/logging"
+
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +55,7 @@ func slowTest(d time.Duration) *hookTest {
 func TestRateCountsQueueTime(t *testing.T) {
 	p := slowTest(2 * time.Millisecond)
 	cfg := Config{Threads: 1, Time: time.Second, Rate: 2000, ForcedShutdown: -1, RandSeed: 1}
-	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+	if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	s := p.final
@@ -74,7 +75,7 @@ func TestRateQueueOverflow(t *testing.T) {
 	cfg := Config{Threads: 1, Time: 10 * time.Second, Rate: 1e7, ForcedShutdown: -1}
 	var out bytes.Buffer
 	start := time.Now()
-	err := Run(context.Background(), p, cfg, &out)
+	err := Run(context.Background(), p, cfg, logging.New(&out, logging.Notice))
 	var re *ReportedError
 	if !errors.As(err, &re) || re.Code != 1 {
 		t.Fatalf("Run: %v, want a reported error with exit code 1", err)
@@ -93,7 +94,7 @@ func TestRateRunLastsItsTime(t *testing.T) {
 	p := &hookTest{}
 	cfg := Config{Threads: 4, Time: 800 * time.Millisecond, Rate: 2, ForcedShutdown: -1, RandSeed: 3}
 	start := time.Now()
-	if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+	if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el < 800*time.Millisecond {
@@ -111,7 +112,7 @@ func TestRateHonoursRate(t *testing.T) {
 	for _, threads := range []int{1, 4} {
 		p := &hookTest{}
 		cfg := Config{Threads: threads, Time: time.Second, Rate: 300, ForcedShutdown: -1, RandSeed: 11}
-		if err := Run(context.Background(), p, cfg, io.Discard); err != nil {
+		if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
 			t.Fatal(err)
 		}
 		if n := p.final.Events; n < 200 || n > 400 {

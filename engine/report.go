@@ -116,4 +116,22 @@ func WriteGeneralStatistics(w io.Writer, s *Stat) {
 	fmt.Fprintf(w, "    events (avg/stddev):           %.4f/%3.2f\n", evAvg, evDev)
 	fmt.Fprintf(w, "    execution time (avg/stddev):   %.4f/%3.2f\n", timeAvg, timeDev)
 	fmt.Fprintf(w, "\n")
+	if s.PerThread && len(s.ThreadMin) == len(s.ThreadEvents) {
+		writePerThread(w, s)
+	}
+}
+
+// writePerThread writes --debug's per-thread timers, as DEBUG lines.
+func writePerThread(w io.Writer, s *Stat) {
+	fmt.Fprintf(w, "DEBUG: Verbose per-thread statistics:\n\n")
+	for i, n := range s.ThreadEvents {
+		avg := 0.0
+		if n > 0 {
+			avg = s.ThreadTime[i] / float64(n)
+		}
+		fmt.Fprintf(w, "DEBUG:     thread #%3d: min: %.4fs  avg: %.4fs  max: %.4fs  events: %d\n",
+			i, s.ThreadMin[i], avg, s.ThreadMax[i], n)
+		fmt.Fprintf(w, "DEBUG:                  total time taken by event execution: %.4fs\n", s.ThreadTime[i])
+	}
+	fmt.Fprintf(w, "\n")
 }

@@ -34,6 +34,14 @@ type Stat struct {
 	// Per-thread figures for the fairness block (cumulative only).
 	ThreadEvents []uint64
 	ThreadTime   []float64 // seconds of event execution per thread
+	// ThreadMin and ThreadMax are each thread's shortest and longest
+	// event in seconds, printed per thread with --debug (PerThread).
+	ThreadMin []float64
+	ThreadMax []float64
+	PerThread bool
+
+	// Checkpoint is set on a --report-checkpoints report.
+	Checkpoint bool
 
 	// Unfinished is the number of events still running at a forced shutdown.
 	Unfinished int

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -69,9 +70,9 @@ type Env struct {
 	Threads  int
 	Validate bool  // --validate
 	RandSeed int64 // --rand-seed (0: from the clock)
-	Out      io.Writer
-	// Verbosity is --verbosity (3 by default, 5 with --debug).
-	Verbosity int
+	// Log is the run's logger: tests print their INFO and DEBUG messages
+	// through it.
+	Log *logging.Logger
 }
 
 // Builtin declares a compiled-in test (cpu, memory, threads, mutex, fileio).

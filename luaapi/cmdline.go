@@ -17,7 +17,9 @@ func registerCmdline(L *lua.LState, sb *lua.LTable, s *Script) {
 	if s.env.Command != "" {
 		t.RawSetString("command", lua.LString(s.env.Command))
 	}
-	t.RawSetString("script_path", lua.LString(s.path))
+	if !s.noPath {
+		t.RawSetString("script_path", lua.LString(s.path))
+	}
 	for name, v := range map[string]int{"ARG_NULL": argNull, "ARG_BOOL": argBool, "ARG_INT": argInt,
 		"ARG_SIZE": argSize, "ARG_DOUBLE": argDouble, "ARG_STRING": argString, "ARG_LIST": argList,
 		"ARG_FILE": argFile, "ARG_MAX": argMax} {
@@ -26,7 +28,8 @@ func registerCmdline(L *lua.LState, sb *lua.LTable, s *Script) {
 	t.RawSetString("PARALLEL_COMMAND", lua.LTrue)
 	t.RawSetString("print_test_options", L.NewFunction(func(L *lua.LState) int {
 		rt := getRuntime(L)
-		_, _ = rt.env.Out.Write([]byte(options.FormatHelp(rt.script.options)))
+		// As the help command, the list ends with an empty line.
+		_, _ = rt.env.Out.Write([]byte(options.FormatHelp(rt.script.options) + "\n"))
 		return 0
 	}))
 	sb.RawSetString("cmdline", t)

@@ -53,7 +53,7 @@ func loadDryRun(t *testing.T, name string, threads int) *Script {
 	values := options.NewValues()
 	env := &Env{
 		Values: values, Drivers: []drivers.Factory{mysql.Factory}, DriverName: "mysql",
-		DriverConfig: drivers.Config{Values: values, DryRun: true, Log: io.Discard},
+		DriverConfig: drivers.Config{Values: values, DryRun: true},
 		Out:          io.Discard, Threads: threads, Command: "run", Bundled: bundled.Scripts, Ctx: context.Background(),
 	}
 	s, err := Load(env, name)

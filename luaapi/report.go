@@ -64,9 +64,8 @@ func registerReports(L *lua.LState, sb *lua.LTable) {
 		t := L.CheckTable(1)
 		rt := getRuntime(L)
 		w := out(L)
-		if !rt.jsonOpen {
-			rt.jsonOpen = true
-			rt.env.jsonClose = true
+		if open := rt.jsonArray(); !*open {
+			*open = true
 			fmt.Fprintf(w, "[\n")
 		} else {
 			fmt.Fprintf(w, ",\n")
@@ -79,4 +78,35 @@ func registerReports(L *lua.LState, sb *lua.LTable) {
 			num(t, "latency_pct")*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
 		return 0
 	}))
+}
+
+// reportKind tells which report a hook running in the master state makes.
+// The reference makes each in a Lua state of its own (the reporting
+// thread's, the checkpoint thread's, the main thread's), so report_json
+// keeps one JSON array per kind, each closed when its state would close.
+type reportKind int
+
+const (
+	reportNone reportKind = iota
+	reportIntermediate
+	reportCheckpoint
+	reportFinal
+	reportKinds
+)
+
+// jsonArray is the flag of the JSON array report_json writes into from
+// this state: the current report's in the master state, else the state's.
+func (rt *runtime) jsonArray() *bool {
+	if s := rt.script; s != nil && rt == s.masterRT && s.hookKind != reportNone {
+		return &s.jsonOpen[s.hookKind]
+	}
+	return &rt.jsonOpen
+}
+
+// closeJSON ends a JSON array report_json opened.
+func closeJSON(w io.Writer, open *bool) {
+	if *open {
+		*open = false
+		fmt.Fprintf(w, "\n]\n")
+	}
 }

@@ -20,16 +20,20 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"sysbench-go/drivers"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
 )
 
 // Env is what every Lua state of a run shares (read-only after Load).
 type Env struct {
-	Values        *options.Values
-	Drivers       []drivers.Factory
-	DriverName    string // --db-driver
-	DriverConfig  drivers.Config
+	Values       *options.Values
+	Drivers      []drivers.Factory
+	DriverName   string // --db-driver
+	DriverConfig drivers.Config
+	// Log is the run's logger; Out is what scripts print (the logger's
+	// output, whatever the verbosity).
+	Log           *logging.Logger
 	Out           io.Writer
 	Rand          sbrand.Config
 	Threads       int
@@ -56,9 +60,6 @@ type Env struct {
 	mu      sync.Mutex
 	opened  map[string]drivers.Driver
 	usedSQL bool
-	// jsonClose: report_json opened a JSON array that the end of the
-	// run must close, as the reference does when its reporter exits.
-	jsonClose bool
 	protos    sync.Map // module name -> *lua.FunctionProto
 }
 
@@ -78,6 +79,7 @@ type Script struct {
 	path     string // file path or bundled module name
 	dir      string // directory of a file script, "" for bundled
 	bundled  bool
+	noPath   bool // read from standard input
 	proto    *lua.FunctionProto
 	master   *lua.LState
 	masterRT *runtime
@@ -85,6 +87,8 @@ type Script struct {
 	declared bool
 
 	reportMu  sync.Mutex // report hooks run in the master state
+	hookKind  reportKind // the report a hook is making (under reportMu)
+	jsonOpen  [reportKinds]bool
 	rate      bool
 	forcedCtx bool
 }
@@ -162,6 +166,29 @@ func Load(env *Env, testname string) (*Script, error) {
 			s.proto, s.bundled, s.path = p, true, mod
 		}
 	}
+	return s.start()
+}
+
+// stdinChunk is the name errors give a script read from standard input,
+// as LuaJIT names it there.
+const stdinChunk = "stdin"
+
+// LoadReader compiles a script read from r (standard input) and runs its
+// main chunk. The script has no path (sysbench.cmdline.script_path is nil).
+func LoadReader(env *Env, r io.Reader) (*Script, error) {
+	s := &Script{env: env, name: stdinChunk, noPath: true}
+	p, err := compile(skipShebang(r), stdinChunk)
+	if err != nil {
+		return nil, err
+	}
+	s.proto = p
+	return s.start()
+}
+
+// start runs the main chunk in the master state and reads the options the
+// script declares.
+func (s *Script) start() (*Script, error) {
+	env := s.env
 	if env.opened == nil {
 		env.opened = map[string]drivers.Driver{}
 	}
@@ -272,7 +299,8 @@ func (s *Script) Options() []options.Option { return s.options }
 // scripts that do not get every unknown option exported as a global.
 func (s *Script) DeclaresOptions() bool { return s.declared }
 
-// readOptions converts sysbench.cmdline.options into option declarations.
+// readOptions converts sysbench.cmdline.options into option declarations,
+// with the reference's checks and messages.
 func (s *Script) readOptions() error {
 	L := s.master
 	cmdline := getPath(L, "sysbench", "cmdline")
@@ -286,60 +314,94 @@ func (s *Script) readOptions() error {
 	}
 	opts, ok := ov.(*lua.LTable)
 	if !ok {
-		return &ScriptError{Msg: fmt.Sprintf("wrong type for sysbench.cmdline.options: %s", ov.Type())}
+		return optionsError(optionsTypeLine, "wrong type for sysbench.cmdline.options: "+ov.Type().String())
 	}
 	s.declared = true
-	var err error
+	// In name order, as the reference reads them (its first error wins).
+	var names []string
+	var bad error
 	opts.ForEach(func(k, v lua.LValue) {
-		if err != nil {
-			return
-		}
 		name, ok1 := k.(lua.LString)
-		def, ok2 := v.(*lua.LTable)
+		_, ok2 := v.(*lua.LTable)
 		if !ok1 || !ok2 {
-			err = &ScriptError{Msg: "wrong table structure in sysbench.cmdline.options"}
-			return
-		}
-		o := options.Option{Name: string(name)}
-		desc := def.RawGetInt(1)
-		if desc == lua.LNil {
-			err = &ScriptError{Msg: "nil description for option " + string(name)}
-			return
-		}
-		o.Desc = desc.String()
-		dv := def.RawGetInt(2)
-		kind := lua.LNil
-		if k := def.RawGetInt(3); k != lua.LNil {
-			kind = k
-		}
-		switch d := dv.(type) {
-		case *lua.LTable:
-			var parts []string
-			d.ForEach(func(_, x lua.LValue) { parts = append(parts, x.String()) })
-			o.Default, o.Kind = strings.Join(parts, ","), options.List
-		case lua.LBool:
-			o.Kind = options.Bool
-			o.Default = "off"
-			if d {
-				o.Default = "on"
+			if bad == nil {
+				bad = optionsError(optionsStructLine, "wrong table structure in sysbench.cmdline.options")
 			}
-		case lua.LNumber:
-			o.Kind, o.Default = options.Float, formatNumber(float64(d))
-		case lua.LString:
-			o.Kind, o.Default = options.String, string(d)
-		default:
-			o.Kind, o.NoDefault = options.String, true
+			return
 		}
-		if n, ok := kind.(lua.LNumber); ok {
-			o.Kind = argKind(int(n))
+		names = append(names, string(name))
+	})
+	if bad != nil {
+		return bad
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		o, err := declaredOption(name, opts.RawGetString(name).(*lua.LTable))
+		if err != nil {
+			return err
 		}
 		s.options = append(s.options, o)
-	})
-	if err != nil {
-		return err
 	}
-	sort.Slice(s.options, func(i, j int) bool { return s.options[i].Name < s.options[j].Name })
 	return nil
+}
+
+// Where the reference's option reader raises its errors; scripts and
+// tests match the messages, line numbers included.
+const (
+	optionsTypeLine   = 120
+	optionsStructLine = 132
+	optionsDescLine   = 137
+	optionsListLine   = 141
+	optionsKindLine   = 166
+)
+
+// optionsError is an error of the option reader, worded as the reference's.
+func optionsError(line int, msg string) error {
+	return &ScriptError{Msg: fmt.Sprintf("`sysbench.cmdline.read_cmdline_options' function failed: [string \"sysbench.cmdline.lua\"]:%d: %s", line, msg)}
+}
+
+// declaredOption reads one {description, default, type} declaration.
+func declaredOption(name string, def *lua.LTable) (options.Option, error) {
+	o := options.Option{Name: name}
+	desc := def.RawGetInt(1)
+	if desc == lua.LNil {
+		return o, optionsError(optionsDescLine, "nil description for option "+name)
+	}
+	o.Desc = desc.String()
+	kind := def.RawGetInt(3)
+	switch d := def.RawGetInt(2).(type) {
+	case *lua.LTable:
+		if kind != lua.LNil {
+			// The reference accepts no explicit type with a list default.
+			return o, optionsError(optionsListLine, "wrong type for list option "+name)
+		}
+		var parts []string
+		for i := 1; i <= d.Len(); i++ {
+			parts = append(parts, d.RawGetInt(i).String())
+		}
+		o.Default, o.Kind = strings.Join(parts, ","), options.List
+	case lua.LBool:
+		o.Kind = options.Bool
+		o.Default = "off"
+		if d {
+			o.Default = "on"
+		}
+	case lua.LNumber:
+		o.Kind, o.Default = options.Float, formatNumber(float64(d))
+	case lua.LString:
+		o.Kind, o.Default = options.String, string(d)
+	case *lua.LNilType:
+		o.Kind, o.NoDefault = options.String, true
+	default:
+		if kind == lua.LNil {
+			return o, optionsError(optionsKindLine, "cannot determine type for option "+name)
+		}
+		o.Default = d.String()
+	}
+	if n, ok := kind.(lua.LNumber); ok {
+		o.Kind = argKind(int(n))
+	}
+	return o, nil
 }
 
 // argKind maps sysbench.cmdline.ARG_* to option kinds.

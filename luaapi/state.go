@@ -26,11 +26,13 @@ type runtime struct {
 	loop   *engine.Loop        // set while a custom thread_run runs
 	conns  []*sqlConn
 	legacy *sqlConn // the 0.5-era API's implicit connection
-	// jsonOpen is set once report_json printed its opening bracket.
+	// jsonOpen is set once report_json printed its opening bracket in
+	// this state (see jsonArray).
 	jsonOpen bool
 }
 
 func (rt *runtime) close() {
+	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
 		c.close()
 	}
@@ -285,6 +287,27 @@ func (s *Script) exportOptions(L *lua.LState) error {
 				L.SetGlobal(name, v)
 			}
 		}
+	}
+	// A declared option without a default that was not given still has a
+	// value of its kind, as in the reference (a flag is on).
+	for _, o := range s.options {
+		if !o.NoDefault || env.Values.Has(o.Name) {
+			continue
+		}
+		var v lua.LValue
+		switch o.Kind {
+		case options.Bool:
+			v = lua.LTrue
+		case options.Int, options.Float, options.Size:
+			v = lua.LNumber(0)
+		case options.List:
+			v = L.CreateTable(0, 0)
+		case options.File:
+			continue
+		default:
+			v = lua.LString("")
+		}
+		optT.RawSetString(options.Canonical(o.Name), v)
 	}
 	L.SetField(L.GetGlobal("sysbench"), "opt", optT)
 	return nil

@@ -41,31 +41,36 @@ func (s *Script) Init(ctx context.Context) error {
 // Done calls the script's done() and closes what the run opened.
 func (s *Script) Done(ctx context.Context) error {
 	_, _, err := callGlobal(s.master, "done")
+	// The main thread's state closes last in the reference.
+	closeJSON(s.env.Out, &s.jsonOpen[reportFinal])
 	s.masterRT.close()
 	s.env.closeDrivers()
 	return err
 }
 
-// CloseReports ends the JSON array report_json opened, before the final
-// report, as the reference does when its reporting thread exits.
-func (s *Script) CloseReports(w io.Writer) {
-	if s.env.jsonClose {
-		s.env.jsonClose = false
-		fmt.Fprintf(w, "\n]\n")
-	}
+// CloseReports ends the JSON arrays report_json opened in intermediate
+// and checkpoint reports, before the final report, as the reference's
+// reporting threads do when they exit.
+func (s *Script) CloseReports(io.Writer) {
+	s.reportMu.Lock()
+	defer s.reportMu.Unlock()
+	closeJSON(s.env.Out, &s.jsonOpen[reportIntermediate])
+	closeJSON(s.env.Out, &s.jsonOpen[reportCheckpoint])
 }
 
 // callHook calls sysbench.hooks.<name>(stat) in the master state if the
 // script defines it, and reports whether it did.
-func (s *Script) callHook(name string, w io.Writer, st *engine.Stat) bool {
+func (s *Script) callHook(name string, kind reportKind, st *engine.Stat) bool {
 	f, ok := getPath(s.master, "sysbench", "hooks", name).(*lua.LFunction)
 	if !ok {
 		return false
 	}
 	s.reportMu.Lock()
 	defer s.reportMu.Unlock()
+	s.hookKind = kind
+	defer func() { s.hookKind = reportNone }()
 	if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
-		fmt.Fprintf(w, "FATAL: %s\n", luaError(err))
+		s.env.Log.Fatalf("%s", luaError(err))
 	}
 	return true
 }
@@ -73,7 +78,7 @@ func (s *Script) callHook(name string, w io.Writer, st *engine.Stat) bool {
 // ReportIntermediate calls sysbench.hooks.report_intermediate if the
 // script defines it, else prints the SQL line when a driver was used.
 func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
-	if s.callHook("report_intermediate", w, st) {
+	if s.callHook("report_intermediate", reportIntermediate, st) {
 		return true
 	}
 	if s.env.UsedSQL() {
@@ -87,7 +92,11 @@ func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
 // else prints the SQL statistics (when a driver was used) and the
 // general statistics.
 func (s *Script) ReportCumulative(w io.Writer, st *engine.Stat) bool {
-	if s.callHook("report_cumulative", w, st) {
+	kind := reportFinal
+	if st.Checkpoint {
+		kind = reportCheckpoint
+	}
+	if s.callHook("report_cumulative", kind, st) {
 		return true
 	}
 	if s.env.UsedSQL() {
@@ -163,13 +172,17 @@ func (s *Script) callCommand(L *lua.LState, rt *runtime, name string) error {
 	defer rt.close()
 	_, v, err := callField(L, "call_command", lua.LString(name))
 	if err != nil {
-		return &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
+		return &ScriptError{Msg: "`sysbench.cmdline.call_command' function failed: " + luaError(err)}
 	}
 	if !lua.LVAsBool(v) {
-		return &ScriptError{Msg: fmt.Sprintf("`%s' function failed", name)}
+		return errCommandFailed
 	}
 	return nil
 }
+
+// errCommandFailed: a command returned false. The reference prints
+// nothing then; the exit code says it failed.
+var errCommandFailed = &engine.ReportedError{Err: errors.New("command failed"), Code: 1}
 
 func (s *Script) parallelCommand(ctx context.Context, name string, out io.Writer) error {
 	fmt.Fprintf(out, "Initializing worker threads...\n\n")
@@ -193,7 +206,20 @@ func (s *Script) parallelCommand(ctx context.Context, name string, out io.Writer
 		}(i)
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	// Each thread's failure is its own FATAL line, as in the reference
+	// (which then exits with 0: we exit with 1).
+	var failed error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var re *engine.ReportedError
+		if !errors.As(err, &re) {
+			s.env.Log.Fatalf("%v", err)
+		}
+		failed = errCommandFailed
+	}
+	return failed
 }
 
 // worker is one thread's Lua state.
@@ -243,7 +269,7 @@ func (w *worker) Done(ctx context.Context) error {
 }
 
 func (w *worker) Close() {
-	w.rt.close()
+	w.rt.close() // closes a JSON array report_json opened here
 	w.L.Close()
 }
 

@@ -201,11 +201,19 @@ table=$out/table.md
 } >"$table"
 
 cat "$table"
-pass=$(grep -l '^pass$' "$out"/sysbench-go/*.status 2>/dev/null | wc -l)
+# count NAME STATUS: how many of the tests run have that status.
+count() {
+	local n=0 t
+	for t in "${tests[@]}"; do
+		[ "$(cat "$out/$1/$t.status")" = "$2" ] && n=$((n + 1))
+	done
+	echo $n
+}
+pass=$(count sysbench-go pass)
 echo
 echo "sysbench-go passes $pass of ${#tests[@]} tests"
 if [ -n "$ref" ]; then
-	rpass=$(grep -l '^pass$' "$out"/reference/*.status 2>/dev/null | wc -l)
+	rpass=$(count reference pass)
 	both=0
 	for t in "${tests[@]}"; do
 		if [ "$(cat "$out/reference/$t.status")" = pass ] && [ "$(cat "$out/sysbench-go/$t.status")" = pass ]; then

@@ -10,13 +10,11 @@ package pgsql
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -24,6 +22,7 @@ import (
 	"sysbench-go/drivers"
 	"sysbench-go/drivers/dryrun"
 	"sysbench-go/drivers/sockio"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -95,7 +94,7 @@ type driver struct {
 	psMode   drivers.PSMode
 	debug    bool
 	blocking bool // --pgsql-blocking-io
-	log      *lineWriter
+	log      *logging.Logger
 
 	next atomic.Uint64 // connections opened so far, for round-robin
 }
@@ -128,11 +127,8 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		psMode:   cfg.PSMode,
 		debug:    cfg.Debug,
 		blocking: blockingIO(cfg),
-		log:      &lineWriter{w: cfg.Log},
+		log:      logging.OrDiscard(cfg.Log),
 		ignore:   map[string]bool{},
-	}
-	if d.log.w == nil {
-		d.log.w = io.Discard
 	}
 	d.password = str("pgsql-password", "")
 	d.passSet = d.password != ""
@@ -283,16 +279,5 @@ func (d *driver) ignorable(state string) bool {
 
 // lineWriter serialises whole lines from concurrent connections so that
 // FATAL lines never interleave.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lineWriter) printf(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
-	l.mu.Lock()
-	_, _ = io.WriteString(l.w, s)
-	l.mu.Unlock()
-}
 
 var _ drivers.Driver = (*driver)(nil)

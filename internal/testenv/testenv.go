@@ -25,6 +25,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"sysbench-go/drivers"
+	"sysbench-go/logging"
 	"sysbench-go/options"
 )
 
@@ -175,7 +176,8 @@ func (b *Buffer) String() string {
 func OpenDriver(t testing.TB, open func(drivers.Config) (drivers.Driver, error), cfg drivers.Config) (drivers.Driver, *Buffer) {
 	t.Helper()
 	log := &Buffer{}
-	cfg.Log = log
+	// Every level, so tests see DEBUG lines when they ask for them.
+	cfg.Log = logging.New(log, logging.Debug)
 	d, err := open(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,211 @@
+// Package logging is the program's one logger, with sysbench 1.0.20's
+// levels: --verbosity=N shows the messages of level N and below. FATAL,
+// ALERT, WARNING and DEBUG messages carry their prefix; NOTICE (the banner,
+// headers and reports) and INFO lines carry none. What a script prints is
+// not a message: it goes to Out, whatever the verbosity.
+//
+// As the reference's logger, a message equal to the one before it is not
+// printed again; "(last message repeated N times)" is printed before the
+// next different message instead.
+package logging
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Level is a message's priority; lower is more important.
+type Level int
+
+// The reference's levels, in its order.
+const (
+	Fatal Level = iota
+	Alert
+	Warning
+	Notice
+	Info
+	Debug
+)
+
+// DefaultLevel is --verbosity's default.
+const DefaultLevel = Notice
+
+func (l Level) prefix() string {
+	switch l {
+	case Fatal:
+		return "FATAL: "
+	case Alert:
+		return "ALERT: "
+	case Warning:
+		return "WARNING: "
+	case Debug:
+		return "DEBUG: "
+	}
+	return ""
+}
+
+// Logger writes messages at or below its level to one writer. It is safe
+// for concurrent use; it is taken per message, never per query.
+type Logger struct {
+	mu      sync.Mutex
+	out     io.Writer
+	level   atomic.Int32
+	last    string // the last message, for the duplicate check
+	repeats int
+	partial []byte // Write: a line not yet terminated
+}
+
+// New returns a logger writing to out.
+func New(out io.Writer, level Level) *Logger {
+	l := &Logger{out: out}
+	l.level.Store(int32(level))
+	return l
+}
+
+// Discard is a logger that prints nothing (for tests and tools that need
+// a logger but no output).
+func Discard() *Logger { return New(io.Discard, -1) }
+
+// Level is the logger's verbosity.
+func (l *Logger) Level() Level { return Level(l.level.Load()) }
+
+// SetLevel changes the verbosity (once the options are parsed).
+func (l *Logger) SetLevel(v Level) { l.level.Store(int32(v)) }
+
+// Enabled reports whether messages of level v are printed. A nil logger
+// prints nothing.
+func (l *Logger) Enabled(v Level) bool { return l != nil && v <= l.Level() }
+
+// Printf logs one message at level v; a newline is added.
+func (l *Logger) Printf(v Level, format string, args ...any) {
+	if !l.Enabled(v) {
+		return
+	}
+	l.message(v, fmt.Sprintf(format, args...), true)
+}
+
+// Fatalf logs a FATAL message.
+func (l *Logger) Fatalf(format string, args ...any) { l.Printf(Fatal, format, args...) }
+
+// Alertf logs an ALERT message.
+func (l *Logger) Alertf(format string, args ...any) { l.Printf(Alert, format, args...) }
+
+// Warnf logs a WARNING message.
+func (l *Logger) Warnf(format string, args ...any) { l.Printf(Warning, format, args...) }
+
+// Noticef logs a NOTICE message (no prefix).
+func (l *Logger) Noticef(format string, args ...any) { l.Printf(Notice, format, args...) }
+
+// Infof logs an INFO message (no prefix).
+func (l *Logger) Infof(format string, args ...any) { l.Printf(Info, format, args...) }
+
+// Debugf logs a DEBUG message.
+func (l *Logger) Debugf(format string, args ...any) { l.Printf(Debug, format, args...) }
+
+// Timestampf logs a message prefixed "[ Ns ] ", as intermediate reports
+// are; such messages are never taken for duplicates.
+func (l *Logger) Timestampf(v Level, seconds float64, format string, args ...any) {
+	if !l.Enabled(v) {
+		return
+	}
+	l.message(v, fmt.Sprintf("[ %.0fs ] ", seconds)+fmt.Sprintf(format, args...), false)
+}
+
+func (l *Logger) message(v Level, text string, dedup bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if dedup {
+		if text == l.last {
+			l.repeats++
+			return
+		}
+		l.flushRepeats()
+		l.last = text
+	}
+	_, _ = io.WriteString(l.out, v.prefix()+text+"\n")
+}
+
+func (l *Logger) flushRepeats() {
+	if l.repeats > 0 {
+		fmt.Fprintf(l.out, "(last message repeated %d times)\n", l.repeats)
+		l.repeats = 0
+	}
+}
+
+// Out is the output itself, whatever the verbosity: what scripts print.
+func (l *Logger) Out() io.Writer {
+	if l == nil {
+		return io.Discard
+	}
+	return rawWriter{l}
+}
+
+// Writer returns a writer for text blocks of level v (a report): the
+// output when v is enabled, io.Discard otherwise. Blocks are not
+// messages: they take no prefix and no part in the duplicate check.
+func (l *Logger) Writer(v Level) io.Writer {
+	if !l.Enabled(v) {
+		return io.Discard
+	}
+	return rawWriter{l}
+}
+
+type rawWriter struct{ l *Logger }
+
+func (w rawWriter) Write(p []byte) (int, error) {
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	return w.l.out.Write(p)
+}
+
+// Write takes lines already worded as the reference logs them
+// ("FATAL: ...\n", "ALERT: ...\n", "WARNING: ...\n", "DEBUG: ...\n", or a
+// NOTICE line without prefix) from code that formats its own lines (the
+// drivers): each complete line is logged at the level its prefix names.
+func (l *Logger) Write(p []byte) (int, error) {
+	n := len(p)
+	l.mu.Lock()
+	buf := append(l.partial, p...)
+	l.partial = nil
+	var lines []string
+	for {
+		i := strings.IndexByte(string(buf), '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, string(buf[:i]))
+		buf = buf[i+1:]
+	}
+	if len(buf) > 0 {
+		l.partial = append([]byte(nil), buf...)
+	}
+	l.mu.Unlock()
+	for _, line := range lines {
+		v, text := ParseLine(line)
+		if l.Enabled(v) {
+			l.message(v, text, true)
+		}
+	}
+	return n, nil
+}
+
+// ParseLine splits a reference-style log line into its level and text.
+func ParseLine(line string) (Level, string) {
+	for _, v := range []Level{Fatal, Alert, Warning, Debug} {
+		if p := v.prefix(); strings.HasPrefix(line, p) {
+			return v, line[len(p):]
+		}
+	}
+	return Notice, line
+}
+
+// OrDiscard returns l, or a logger that prints nothing when l is nil.
+func OrDiscard(l *Logger) *Logger {
+	if l == nil {
+		return Discard()
+	}
+	return l
+}
