@@ -20,7 +20,7 @@ var generalOptions = []options.Option{
 	{Name: "threads", Desc: "number of threads to use", Kind: options.Int, Default: "1"},
 	{Name: "events", Desc: "limit for total number of events", Kind: options.Int, Default: "0"},
 	{Name: "time", Desc: "limit for total execution time in seconds", Kind: options.Int, Default: "10"},
-	{Name: "warmup-time", Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", Kind: options.Int, Default: "0"},
+	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", Kind: options.Int, Default: "0"},
 	{Name: "forced-shutdown", Desc: "number of seconds to wait after the --time limit before forcing shutdown, or 'off' to disable", Kind: options.String, Default: "off"},
 	{Name: "thread-stack-size", Desc: "size of stack per thread", Kind: options.Size, Default: "64K"},
 	{Name: "rate", Desc: "average transactions rate. 0 for unlimited rate", Kind: options.Int, Default: "0"},
@@ -38,13 +38,14 @@ var generalOptions = []options.Option{
 }
 
 var randOptions = []options.Option{
-	{Name: "rand-type", Desc: "random numbers distribution {uniform,gaussian,special,pareto,zipfian}", Kind: options.String, Default: "special"},
+	{Name: "rand-type", Desc: "random numbers distribution {uniform,gaussian,special,pareto,zipfian}", Kind: options.String, Default: "special",
+		Ref: &options.Option{Name: "rand-type", Desc: "random numbers distribution {uniform,gaussian,special,pareto}", Kind: options.String, Default: "special"}},
 	{Name: "rand-spec-iter", Desc: "number of iterations used for numbers generation", Kind: options.Int, Default: "12"},
 	{Name: "rand-spec-pct", Desc: "percentage of values to be treated as 'special' (for special distribution)", Kind: options.Int, Default: "1"},
 	{Name: "rand-spec-res", Desc: "percentage of 'special' values to use (for special distribution)", Kind: options.Int, Default: "75"},
 	{Name: "rand-seed", Desc: "seed for random number generator. When 0, the current time is used as a RNG seed.", Kind: options.Int, Default: "0"},
 	{Name: "rand-pareto-h", Desc: "parameter h for pareto distribution", Kind: options.Float, Default: "0.2"},
-	{Name: "rand-zipfian-exp", Desc: "shape parameter (exponent, theta) for the Zipfian distribution", Kind: options.Float, Default: "0.8"},
+	{Name: "rand-zipfian-exp", Extension: true, Desc: "shape parameter (exponent, theta) for the Zipfian distribution", Kind: options.Float, Default: "0.8"},
 }
 
 var logOptions = []options.Option{
@@ -52,7 +53,8 @@ var logOptions = []options.Option{
 }
 
 var statOptions = []options.Option{
-	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95"},
+	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95",
+		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
 	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
 }
 
@@ -60,7 +62,7 @@ var dbOptions = []options.Option{
 	{Name: "db-driver", Desc: "specifies database driver to use ('help' to get list of available drivers)", Kind: options.String, Default: "mysql"},
 	{Name: "db-ps-mode", Desc: "prepared statements usage mode {auto, disable}", Kind: options.String, Default: "auto"},
 	{Name: "db-debug", Desc: "print database-specific debug information", Kind: options.Bool, Default: "off"},
-	{Name: "db-dry-run", Desc: "dry run with any driver: pretend that all database calls succeed without executing them (measures client cost)", Kind: options.Bool, Default: "off"},
+	{Name: "db-dry-run", Extension: true, Desc: "dry run with any driver: pretend that all database calls succeed without executing them (measures client cost)", Kind: options.Bool, Default: "off"},
 }
 
 // allDeclared is every option known before a script is loaded.

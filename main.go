@@ -367,7 +367,9 @@ func (p *program) scriptEnv(inv *invocation) (*luaapi.Env, int, bool) {
 			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: p.log},
 		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads,
 		Argv:    append([]string{"sysbench"}, inv.args...),
-		Command: inv.cl.command, VersionString: versionString(), Bundled: lua.Scripts,
+		// The reference's sysbench.version_string is its VERSION_STRING,
+		// without the banner's parenthesis (its own test suite checks it).
+		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: inv.declared, Ctx: p.ctx,
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
@@ -555,23 +557,49 @@ func printDrivers(w io.Writer, drv []drivers.Factory) {
 	fmt.Fprintln(w)
 }
 
-// printHelp prints the general help in the reference's layout.
+// printHelp prints the general help: sysbench 1.0.20's sections byte for
+// byte, then, before the list of compiled-in tests (where the reference
+// varies with its build: the driver part), the embedded driver's options,
+// what we add to each group, and the bundled workloads.
 func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	fmt.Fprintf(w, "Usage:\n  sysbench [options]... [testname] [command]\n\n")
 	fmt.Fprintf(w, "Commands implemented by most tests: prepare run cleanup help\n\n")
-	fmt.Fprintf(w, "General options:\n%s\n", options.FormatHelp(generalOptions))
-	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatHelp(randOptions))
-	fmt.Fprintf(w, "Log options:\n%s\n", options.FormatHelp(logOptions))
-	fmt.Fprintf(w, "%s\n", options.FormatHelp(statOptions))
-	fmt.Fprintf(w, "General database options:\n\n%s\n\n", options.FormatHelp(dbOptions))
+	fmt.Fprintf(w, "General options:\n%s\n", options.FormatReferenceHelp(generalOptions))
+	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatReferenceHelp(randOptions))
+	fmt.Fprintf(w, "Log options:\n%s\n", options.FormatReferenceHelp(logOptions))
+	fmt.Fprintf(w, "%s\n", options.FormatReferenceHelp(statOptions))
+	fmt.Fprintf(w, "General database options:\n\n%s\n\n", options.FormatReferenceHelp(dbOptions))
 	fmt.Fprintf(w, "Compiled-in database drivers:\n")
 	for _, d := range drv {
 		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)
 	}
 	fmt.Fprintln(w)
 	for _, d := range drv {
-		fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatHelp(d.Options))
+		if d.Extension {
+			fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatHelp(d.Options))
+		} else {
+			fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatReferenceHelp(d.Options))
+		}
 	}
+	var general []options.Option
+	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions} {
+		general = append(general, g...)
+	}
+	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
+	// must find the reference's block only.
+	if ext := options.FormatExtensionHelp(general); ext != "" {
+		fmt.Fprintf(w, "General options beyond sysbench 1.0.20:\n%s\n", ext)
+	}
+	for _, d := range drv {
+		if ext := options.FormatExtensionHelp(d.Options); ext != "" && !d.Extension {
+			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
+		}
+	}
+	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
+	for _, wl := range lua.Workloads {
+		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Compiled-in tests:\n")
 	for _, t := range tests {
 		fmt.Fprintf(w, "  %s - %s\n", t.Name, t.Description)

@@ -66,6 +66,8 @@ type Factory struct {
 	Name        string // "mysql"
 	Description string // "MySQL driver"
 	Options     []options.Option
+	// Extension marks a driver sysbench 1.0.20 does not have.
+	Extension bool
 	// Open validates the options and returns a driver ready to connect.
 	Open func(cfg Config) (Driver, error)
 	// BlockingIO, if set, reports whether connections opened with cfg

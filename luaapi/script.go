@@ -60,7 +60,7 @@ type Env struct {
 	mu      sync.Mutex
 	opened  map[string]drivers.Driver
 	usedSQL bool
-	protos    sync.Map // module name -> *lua.FunctionProto
+	protos  sync.Map // module name -> *lua.FunctionProto
 }
 
 // ScriptError is a Lua load or run failure, already worded as the

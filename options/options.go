@@ -59,6 +59,14 @@ type Option struct {
 	// Words lets a boolean option also take other words, e.g.
 	// --mysql-ssl=REQUIRED; the driver validates them.
 	Words bool
+	// Extension marks an option sysbench 1.0.20 does not have: --help
+	// lists it among the extensions of its group, not in the reference's
+	// block (which stays byte for byte the reference's).
+	Extension bool
+	// Ref is the reference's declaration of an option we extended (a list
+	// where it takes one value, more choices): the reference's block shows
+	// it, the extensions block shows ours.
+	Ref *Option
 }
 
 // Values is the parsed set of option values, keyed by canonical name.
@@ -238,6 +246,40 @@ func ParseSize(s string) (uint64, error) {
 // the longest "--name=PLACEHOLDER" in the group, then the description and
 // the default in brackets.
 func FormatHelp(opts []Option) string {
+	return formatHelp(opts)
+}
+
+// FormatReferenceHelp formats a group as sysbench 1.0.20's --help does:
+// without our extensions, with the reference's declaration of the options
+// we extended.
+func FormatReferenceHelp(opts []Option) string {
+	var ref []Option
+	for _, o := range opts {
+		switch {
+		case o.Extension:
+		case o.Ref != nil:
+			ref = append(ref, *o.Ref)
+		default:
+			ref = append(ref, o)
+		}
+	}
+	return formatHelp(ref)
+}
+
+// FormatExtensionHelp formats what a group has beyond sysbench 1.0.20: the
+// options it lacks and the options we extended, as we declare them. It is
+// empty when there are none.
+func FormatExtensionHelp(opts []Option) string {
+	var ext []Option
+	for _, o := range opts {
+		if o.Extension || o.Ref != nil {
+			ext = append(ext, o)
+		}
+	}
+	return formatHelp(ext)
+}
+
+func formatHelp(opts []Option) string {
 	maxlen := 0
 	for _, o := range opts {
 		if l := len(o.Name) + len(o.Kind.Placeholder()); l > maxlen {

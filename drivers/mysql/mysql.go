@@ -54,10 +54,10 @@ var driverOptions = []options.Option{
 	{Name: "mysql-ignore-errors", Desc: "list of errors to ignore, or \"all\"", Kind: options.List, Default: "1213,1020,1205"},
 	{Name: "mysql-dry-run", Desc: "Dry run, pretend that all MySQL client API calls are successful without executing them", Kind: options.Bool, Default: "off"},
 	// Beyond the reference.
-	{Name: "mysql-ssl-ca", Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
-	{Name: "mysql-ssl-cert", Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
-	{Name: "mysql-ssl-key", Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
-	{Name: "mysql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller)", Kind: options.Bool, Default: "on"},
+	{Name: "mysql-ssl-ca", Extension: true, Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
+	{Name: "mysql-ssl-cert", Extension: true, Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
+	{Name: "mysql-ssl-key", Extension: true, Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
+	{Name: "mysql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller)", Kind: options.Bool, Default: "on"},
 }
 
 // target is one place a connection can go: a TCP host:port or a socket.

@@ -33,15 +33,17 @@ var Factory = drivers.Factory{
 	Options: []options.Option{
 		// The reference declares host and port as single values; ours are
 		// lists spread over connections round-robin, with the same defaults.
-		{Name: "pgsql-host", Desc: "PostgreSQL server host", Kind: options.List, Default: "localhost"},
-		{Name: "pgsql-port", Desc: "PostgreSQL server port", Kind: options.List, Default: "5432"},
+		{Name: "pgsql-host", Desc: "PostgreSQL server host; several spread the connections round-robin", Kind: options.List, Default: "localhost",
+			Ref: &options.Option{Name: "pgsql-host", Desc: "PostgreSQL server host", Kind: options.String, Default: "localhost"}},
+		{Name: "pgsql-port", Desc: "PostgreSQL server port; several pair with the hosts", Kind: options.List, Default: "5432",
+			Ref: &options.Option{Name: "pgsql-port", Desc: "PostgreSQL server port", Kind: options.Int, Default: "5432"}},
 		{Name: "pgsql-user", Desc: "PostgreSQL user", Kind: options.String, Default: "sbtest"},
 		{Name: "pgsql-password", Desc: "PostgreSQL password", Kind: options.String, Default: ""},
 		{Name: "pgsql-db", Desc: "PostgreSQL database name", Kind: options.String, Default: "sbtest"},
-		{Name: "pgsql-sslmode", Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
-		{Name: "pgsql-socket", Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-ignore-errors", Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, off otherwise", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-sslmode", Extension: true, Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
+		{Name: "pgsql-socket", Extension: true, Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
+		{Name: "pgsql-ignore-errors", Extension: true, Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
+		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, off otherwise", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
 	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },

@@ -32,6 +32,7 @@ import (
 var Factory = drivers.Factory{
 	Name:        "sqlite",
 	Description: "SQLite driver (embedded)",
+	Extension:   true,
 	Options: []options.Option{
 		{Name: "sqlite-db", Desc: "SQLite database file, relative to the current directory", Kind: options.String, Default: "sbtest.db"},
 		{Name: "sqlite-journal-mode", Desc: "SQLite journal mode (WAL, DELETE, TRUNCATE, PERSIST, MEMORY, OFF)", Kind: options.String, Default: "WAL"},
