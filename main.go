@@ -366,7 +366,7 @@ func (p *program) scriptEnv(inv *invocation) (*luaapi.Env, int, bool) {
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
 			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: p.log},
 		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads,
-		Argv:    append([]string{"sysbench"}, inv.args...),
+		Argv: append([]string{"sysbench"}, inv.args...),
 		// The reference's sysbench.version_string is its VERSION_STRING,
 		// without the banner's parenthesis (its own test suite checks it).
 		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
