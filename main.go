@@ -132,6 +132,24 @@ func parseArgs(args []string) (*commandLine, error) {
 	return cl, nil
 }
 
+// format prints the command line back as arguments that parse to it.
+func (cl *commandLine) format() []string {
+	var args []string
+	for i, o := range cl.opts {
+		if cl.bare[i] {
+			args = append(args, "--"+o[0])
+		} else {
+			args = append(args, "--"+o[0]+"="+o[1])
+		}
+	}
+	for _, a := range []string{cl.testname, cl.command} {
+		if a != "" {
+			args = append(args, a)
+		}
+	}
+	return args
+}
+
 // readConfigFile reads options one per line ("name=value" or "--name=value";
 // '#' comments and blank lines ignored).
 func readConfigFile(path string) ([][2]string, error) {

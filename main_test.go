@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
-	"sysbench-go/options"
+	"sysbench-go/builtin"
+	"sysbench-go/logging"
 )
 
 // runCLI runs the whole program in-process and returns stdout+stderr and
@@ -258,37 +260,50 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
-// FuzzParseArgs: the command-line parser and option setter never panic,
-// and every accepted option keeps its value retrievable.
+// FuzzParseArgs: parsing a command line, printing it back and parsing it
+// again gives the same command line; and the general options are either
+// accepted silently or rejected with exactly one line (warnings aside),
+// never a panic or Go's own error text.
 func FuzzParseArgs(f *testing.F) {
-	for _, s := range []string{"--threads=4 oltp_read_write run", "--time=-1", "--histogram", "a b c d", "--=x", "--percentile=50,99.9", "--mysql-ssl=REQUIRED"} {
+	for _, s := range []string{"--threads=4 oltp_read_write run", "--time=-1", "--histogram", "a b c d", "--=x",
+		"--percentile=50,99.9", "--mysql-ssl=REQUIRED", "--threads=0", "--verbosity=9", "--rand-type=x",
+		"--forced-shutdown=5% --time=3", "--report-checkpoints=1,x", "--events=1e3", "--threads", "--a=b=c -"} {
 		f.Add(s)
 	}
+	goText := regexp.MustCompile(`panic|goroutine|strconv\.|%!\w\(|invalid syntax|value out of range`)
 	f.Fuzz(func(t *testing.T, line string) {
-		cl, err := parseArgs(strings.Fields(line))
+		args := strings.Fields(line)
+		cl, err := parseArgs(args)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") || goText.MatchString(err.Error()) && !goText.MatchString(line) {
+				t.Fatalf("rejection %q is not one clear line", err)
+			}
 			return
 		}
-		v := options.NewValues()
-		for i, o := range cl.opts {
-			for _, decl := range generalOptions {
-				if options.Canonical(decl.Name) == options.Canonical(o[0]) {
-					if setValue(v, decl, o[1], cl.bare[i]) == nil && !v.Has(decl.Name) {
-						t.Fatalf("accepted --%s but lost its value", o[0])
-					}
-				}
+		again, err := parseArgs(cl.format())
+		if err != nil || !reflect.DeepEqual(cl, again) {
+			t.Fatalf("%q printed as %q parses differently: %+v vs %+v (%v)", args, cl.format(), cl, again, err)
+		}
+		var out, errb bytes.Buffer
+		p := &program{ctx: context.Background(), stdin: strings.NewReader(""), stderr: &errb,
+			log: logging.New(&out, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests()}
+		accepted := false
+		if inv, _ := p.readGeneralOptions(cl); inv != nil {
+			_, accepted = p.configure(inv)
+		}
+		var lines []string
+		for _, l := range strings.Split(out.String()+errb.String(), "\n") {
+			if l != "" && !strings.HasPrefix(l, "WARNING: ") {
+				lines = append(lines, l)
 			}
 		}
-		_, _ = buildConfig(v, func(string) {})
-		_, _ = parsePercentiles(o0(cl))
+		if accepted && len(lines) != 0 || !accepted && len(lines) != 1 {
+			t.Fatalf("%q: accepted=%v with output lines %q", args, accepted, lines)
+		}
+		if goText.MatchString(out.String()+errb.String()) && !goText.MatchString(line) {
+			t.Fatalf("%q: Go error text in %q", args, out.String()+errb.String())
+		}
 	})
-}
-
-func o0(cl *commandLine) string {
-	if len(cl.opts) > 0 {
-		return cl.opts[0][1]
-	}
-	return ""
 }
 
 func TestReportHooks(t *testing.T) {
