@@ -12,7 +12,8 @@
 # Environment:
 #   SYSBENCH_GO_BIN   our binary (default: bin/sysbench-go, built here)
 #   SYSBENCH_REF      the reference binary (default: sysbench in PATH if it
-#                     says 1.0.20; "none" skips the reference column)
+#                     says 1.0.20; "none" skips the reference column; "keep"
+#                     reuses the reference's results in CONFORMANCE_OUT)
 #   SBTEST_MYSQL_ARGS, SBTEST_PGSQL_ARGS
 #                     connection options of servers to test against; when
 #                     unset, private servers are started with testdb.sh
@@ -58,6 +59,14 @@ if [ -z "$ours" ]; then
 	ours=$repo/bin/sysbench-go
 fi
 ref=${SYSBENCH_REF:-}
+keep_ref=""
+if [ "$ref" = keep ]; then
+	keep_ref=1
+	[ -n "${CONFORMANCE_OUT:-}" ] && [ -d "$CONFORMANCE_OUT/reference" ] || {
+		echo "conformance.sh: SYSBENCH_REF=keep needs CONFORMANCE_OUT with a reference run" >&2
+		exit 2
+	}
+fi
 if [ -z "$ref" ]; then
 	ref=$(command -v sysbench || true)
 	if [ -n "$ref" ] && ! "$ref" --version 2>/dev/null | grep -q '^sysbench 1\.0\.20'; then
@@ -143,7 +152,16 @@ EOF
 	done
 }
 
-[ -n "$ref" ] && run_suite reference "$ref"
+if [ -n "$keep_ref" ]; then
+	for t in "${tests[@]}"; do
+		[ -f "$out/reference/$t.status" ] || {
+			echo "conformance.sh: no kept reference result for $t" >&2
+			exit 2
+		}
+	done
+elif [ -n "$ref" ]; then
+	run_suite reference "$ref"
+fi
 run_suite sysbench-go "$ours"
 
 # The differences this project keeps on purpose (docs/compatibility.md).
