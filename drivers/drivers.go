@@ -57,7 +57,8 @@ type Config struct {
 	// Threads is the number of workers of the run (--threads).
 	Threads int
 	// Log receives the FATAL/ALERT/WARNING lines a driver prints the way
-	// the reference does (nil discards them).
+	// the reference does (nil discards them). A *Log is used as it is, so
+	// that everything a run logs shares its repeat counting (LogTo).
 	Log io.Writer
 }
 

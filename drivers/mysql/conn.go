@@ -299,9 +299,9 @@ func (c *conn) fail(ctx context.Context, err error, query, op string) error {
 	if !c.d.ignorable(e.Code) {
 		e.Kind = drivers.Fatal
 		if e.Query != "" {
-			c.d.logf("FATAL: %s returned error %d (%s) for query '%s'\n", op, e.Code, e.Msg, e.Query)
+			c.d.log.Printf(drivers.LogFatal, "%s returned error %d (%s) for query '%s'", op, e.Code, e.Msg, e.Query)
 		} else {
-			c.d.logf("FATAL: %s returned error %d (%s)\n", op, e.Code, e.Msg)
+			c.d.log.Printf(drivers.LogFatal, "%s returned error %d (%s)", op, e.Code, e.Msg)
 		}
 		return e
 	}
@@ -406,8 +406,8 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 	}
 	e := queryError(err, query, "mysql_stmt_prepare()")
 	e.Kind = drivers.Fatal
-	c.d.logf("FATAL: mysql_stmt_prepare() failed\n")
-	c.d.logf("FATAL: MySQL error: %d \"%s\"\n", e.Code, e.Msg)
+	c.d.log.Printf(drivers.LogFatal, "mysql_stmt_prepare() failed")
+	c.d.log.Printf(drivers.LogFatal, "MySQL error: %d \"%s\"", e.Code, e.Msg)
 	if lostConn(err) {
 		c.close()
 	}
@@ -470,7 +470,7 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		buf, err := drivers.Interpolate(c.buf[:0], s.query, args, drivers.DialectMySQL)
 		c.buf = buf
 		if err != nil {
-			c.d.logf("FATAL: %s\n", err)
+			c.d.log.Printf(drivers.LogFatal, "%s", err)
 			return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000", Msg: err.Error(), Query: s.query, Op: "mysql_drv_execute()"}
 		}
 		// The driver copies the text into its packet buffer before
@@ -510,7 +510,7 @@ func (s *stmt) execute(args []drivers.Value) (drivers.Result, string, error) {
 		}
 	}
 	if len(args) != s.nparams {
-		c.d.logf("FATAL: Wrong number of parameters to mysql_stmt_bind_param\n")
+		c.d.log.Printf(drivers.LogFatal, "Wrong number of parameters to mysql_stmt_bind_param")
 		return nil, "", &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000",
 			Msg: fmt.Sprintf("statement has %d parameters, %d given", s.nparams, len(args)), Query: s.query, Op: "mysql_stmt_bind_param()"}
 	}

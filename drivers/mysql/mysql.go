@@ -14,7 +14,6 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"strconv"
@@ -96,11 +95,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := cfg.Log
-	if log == nil {
-		log = io.Discard
-	}
-	return &drv{s: s, log: log}, nil
+	return &drv{s: s, log: drivers.LogTo(cfg.Log)}, nil
 }
 
 // withDefaults fills in the defaults of the options not given.
@@ -208,12 +203,11 @@ func defaultSocket() string {
 // drv is the driver, shared by all workers.
 type drv struct {
 	s      settings
-	log    io.Writer
-	noWire bool // tests: every statement through go-sql-driver
+	log    *drivers.Log // shared by the workers
+	noWire bool         // tests: every statement through go-sql-driver
 
-	mu    sync.Mutex
-	next  int // round-robin position in s.targets
-	logMu sync.Mutex
+	mu   sync.Mutex
+	next int // round-robin position in s.targets
 }
 
 var _ drivers.Driver = (*drv)(nil)
@@ -232,11 +226,11 @@ func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
 		}
 		e := connectError(err, t)
 		if t.socket != "" {
-			d.logf("FATAL: unable to connect to MySQL server on socket '%s', aborting...\n", t.socket)
+			d.log.Printf(drivers.LogFatal, "unable to connect to MySQL server on socket '%s', aborting...", t.socket)
 		} else {
-			d.logf("FATAL: unable to connect to MySQL server on host '%s', port %d, aborting...\n", t.host, t.port)
+			d.log.Printf(drivers.LogFatal, "unable to connect to MySQL server on host '%s', port %d, aborting...", t.host, t.port)
 		}
-		d.logf("FATAL: error %d: %s\n", e.Code, e.Msg)
+		d.log.Printf(drivers.LogFatal, "error %d: %s", e.Code, e.Msg)
 		return nil, e
 	}
 	return c, nil
@@ -245,16 +239,9 @@ func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
 // Close has nothing to release: connections are closed by their owners.
 func (d *drv) Close() error { return nil }
 
-// logf writes one reference-style log line; workers share the writer.
-func (d *drv) logf(format string, args ...any) {
-	d.logMu.Lock()
-	fmt.Fprintf(d.log, format, args...)
-	d.logMu.Unlock()
-}
-
 func (d *drv) debugf(format string, args ...any) {
 	if d.s.debug {
-		d.logf("DEBUG: "+format+"\n", args...)
+		d.log.Printf(drivers.LogDebug, format, args...)
 	}
 }
 

@@ -55,7 +55,7 @@ func (c *conn) open(ctx context.Context) error {
 	err := c.dial(ctx)
 	var e *drivers.Error
 	if errors.As(err, &e) && e.Op == "PQsetdbLogin()" {
-		c.d.log.printf("FATAL: Connection to database failed: %s\n", e.Msg)
+		c.d.log.Printf(drivers.LogFatal, "Connection to database failed: %s", e.Msg)
 	}
 	return err
 }
@@ -323,13 +323,13 @@ func (c *conn) logFatal(e *drivers.Error, pgErr *pgconn.PgError) {
 		if pgErr != nil {
 			msg = libpqMessage(pgErr, e.Query)
 		}
-		c.d.log.printf("FATAL: PQprepare() failed: %s\n", msg)
+		c.d.log.Printf(drivers.LogFatal, "PQprepare() failed: %s", msg)
 		return
 	}
 	// 7 is PGRES_FATAL_ERROR, which sysbench prints as a number.
-	c.d.log.printf("FATAL: %s failed: %d %s\n", e.Op, 7, e.Msg)
+	c.d.log.Printf(drivers.LogFatal, "%s failed: %d %s", e.Op, 7, e.Msg)
 	if e.Query != "" {
-		c.d.log.printf("FATAL: failed query was: %s\n", e.Query)
+		c.d.log.Printf(drivers.LogFatal, "failed query was: %s", e.Query)
 	}
 }
 

@@ -10,13 +10,11 @@ package pgsql
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -95,7 +93,7 @@ type driver struct {
 	psMode   drivers.PSMode
 	debug    bool
 	blocking bool // --pgsql-blocking-io
-	log      *lineWriter
+	log      *drivers.Log
 
 	next atomic.Uint64 // connections opened so far, for round-robin
 }
@@ -128,11 +126,8 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		psMode:   cfg.PSMode,
 		debug:    cfg.Debug,
 		blocking: blockingIO(cfg),
-		log:      &lineWriter{w: cfg.Log},
+		log:      drivers.LogTo(cfg.Log),
 		ignore:   map[string]bool{},
-	}
-	if d.log.w == nil {
-		d.log.w = io.Discard
 	}
 	d.password = str("pgsql-password", "")
 	d.passSet = d.password != ""
@@ -279,20 +274,6 @@ func (d *driver) Close() error { return nil }
 // ignorable reports whether an error with this SQLSTATE restarts the event.
 func (d *driver) ignorable(state string) bool {
 	return d.ignoreAll || d.ignore[state]
-}
-
-// lineWriter serialises whole lines from concurrent connections so that
-// FATAL lines never interleave.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lineWriter) printf(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
-	l.mu.Lock()
-	_, _ = io.WriteString(l.w, s)
-	l.mu.Unlock()
 }
 
 var _ drivers.Driver = (*driver)(nil)

@@ -116,7 +116,7 @@ func (s *stmt) prepare(ctx context.Context, args []drivers.Value) error {
 func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Result, error) {
 	c := s.c
 	if len(args) != s.nparams {
-		c.d.log.printf("ALERT: wrong number of parameters in prepared statement\n")
+		c.d.log.Printf(drivers.LogAlert, "wrong number of parameters in prepared statement")
 		return nil, &drivers.Error{Kind: drivers.Fatal, Msg: "wrong number of parameters in prepared statement",
 			Query: s.query, Op: "PQexecPrepared()"}
 	}

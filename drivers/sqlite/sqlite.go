@@ -14,7 +14,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -54,7 +53,7 @@ const (
 type driver struct {
 	dsn    string
 	psMode drivers.PSMode
-	log    *lineWriter
+	log    *drivers.Log
 	// openMu serialises opening connections: setting the journal mode
 	// takes a lock that SQLite's busy handler does not wait for, so two
 	// workers connecting at once could fail with "database is locked".
@@ -110,10 +109,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	d := &driver{
 		dsn:    "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode(),
 		psMode: cfg.PSMode,
-		log:    &lineWriter{w: cfg.Log},
-	}
-	if d.log.w == nil {
-		d.log.w = io.Discard
+		log:    drivers.LogTo(cfg.Log),
 	}
 	return d, nil
 }
@@ -218,7 +214,7 @@ func (c *conn) open(ctx context.Context) error {
 		}
 	}
 	if err != nil {
-		c.d.log.printf("FATAL: unable to open SQLite database: %s\n", errorMessage(err))
+		c.d.log.Printf(drivers.LogFatal, "unable to open SQLite database: %s", errorMessage(err))
 		return c.convert(err, "sqlite3_open()", "")
 	}
 	c.db = db
@@ -451,9 +447,9 @@ func (c *conn) fail(ctx context.Context, err error, op, query string) error {
 		c.release()
 		return e
 	}
-	c.d.log.printf("FATAL: %s failed: %d %s\n", op, e.Code, e.Msg)
+	c.d.log.Printf(drivers.LogFatal, "%s failed: %d %s", op, e.Code, e.Msg)
 	if query != "" {
-		c.d.log.printf("FATAL: failed query was: %s\n", query)
+		c.d.log.Printf(drivers.LogFatal, "failed query was: %s", query)
 	}
 	return e
 }
@@ -535,17 +531,4 @@ func returnsRows(q string) bool {
 		return true
 	}
 	return false
-}
-
-// lineWriter serialises whole lines from concurrent connections.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lineWriter) printf(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
-	l.mu.Lock()
-	_, _ = io.WriteString(l.w, s)
-	l.mu.Unlock()
 }
