@@ -1129,7 +1129,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 			L.Push(s.c.resUD)
 			return 1
 		},
-		"close":         stmtClose,
+		"close":         func(L *lua.LState) int { stmtClose(L); return 0 },
 		"store_results": func(L *lua.LState) int { return 0 },
 		"free_results": func(L *lua.LState) int {
 			if ud, ok := L.Get(1).(*lua.LUserData); ok {

@@ -829,4 +829,15 @@ func testBulkInsertCopy(t *testing.T, blocking string) {
 	if log.String() != "" {
 		t.Errorf("log %q", log)
 	}
+	// and a fatal one is logged as the reference logs the INSERT's
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE nn (id int NOT NULL)")
+	q := "INSERT INTO nn (id) VALUES (NULL)"
+	if _, handled, err = bl.BulkInsert(ctx, q); !handled {
+		t.Fatal("not handled")
+	}
+	wantKind(t, err, drivers.Fatal, "23502")
+	if l := log.String(); !strings.HasPrefix(l, "FATAL: PQexec() failed: 7 null value in column \"id\"") ||
+		!strings.HasSuffix(l, "\nFATAL: failed query was: "+q+"\n") {
+		t.Errorf("log %q", l)
+	}
 }
