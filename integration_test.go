@@ -115,9 +115,11 @@ func TestSQLAPI(t *testing.T) {
 				t.Errorf("API checks did not complete:\n%s", out)
 			}
 			// Each event raises one ignorable error (duplicate key), and
-			// thread_init one more in each of the 2 threads (bulk insert).
-			if !strings.Contains(out, "ignored errors:                      22") {
-				t.Errorf("want 22 ignored errors (20 events + a bulk insert in each thread_init)\n%s", out)
+			// thread_init two more in each of the 2 threads (a bulk
+			// insert, and a fatal error caught by pcall, which the
+			// reference counts as well).
+			if !strings.Contains(out, "ignored errors:                      24") {
+				t.Errorf("want 24 ignored errors (20 events + a bulk insert and a caught fatal error in each thread_init)\n%s", out)
 			}
 
 			// The 0.5-era db_* API.
@@ -159,6 +161,27 @@ func TestSQLAPI(t *testing.T) {
 				if code != 0 || !strings.Contains(out, "multi ok") {
 					t.Errorf("more_results/next_result: exit %d\n%s", code, out)
 				}
+
+				// Misuse of the API (its output: luaapi's TestSQLMisuse):
+				// the reference counts the script's 6 failed queries, and
+				// neither its failed prepares nor its calls on a closed
+				// connection.
+				out, code = runCLI(t, append([]string{"luaapi/testdata/sql_misuse.lua", "--events=1", "run"}, conn...)...)
+				if code != 0 || !strings.Contains(out, "ignored errors:                      6 ") ||
+					!strings.Contains(out, "reconnects:                          0 ") {
+					t.Errorf("sql_misuse.lua: exit %d, want 6 errors and no reconnect counted\n%s", code, out)
+				}
+			}
+			// con:reconnect() counts once per thread, where the driver
+			// reconnects; PostgreSQL's, as the reference's, cannot.
+			out, code = runCLI(t, append([]string{"testdata/scripts/sql_api.lua", "--events=2", "--threads=2", "--mysql-ignore-errors=1062", "run"}, conn...)...)
+			reconnects, alert := "2", false
+			if db == "pgsql" {
+				reconnects, alert = "0", true
+			}
+			if code != 0 || !strings.Contains(out, "reconnects:                          "+reconnects+" ") ||
+				strings.Contains(out, "ALERT: reconnect is not supported by the current driver") != alert {
+				t.Errorf("reconnect: exit %d, want %s reconnects counted (ALERT %v)\n%s", code, reconnects, alert, out)
 			}
 		})
 	}

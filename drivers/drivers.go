@@ -103,7 +103,8 @@ type Conn interface {
 	MoreResults() bool
 	// NextResult moves to the next result of a multi-statement query.
 	NextResult(ctx context.Context) (Result, error)
-	// Reconnect closes and reopens the connection with the same settings.
+	// Reconnect closes and reopens the connection with the same settings,
+	// or returns ErrReconnectUnsupported and leaves it as it is.
 	Reconnect(ctx context.Context) error
 	// Close closes the connection.
 	Close() error
@@ -204,6 +205,10 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%d: %s", e.Code, e.Msg)
 }
+
+// ErrReconnectUnsupported is what Conn.Reconnect returns for a driver
+// that, like the reference's pgsql driver, has no explicit reconnect.
+var ErrReconnectUnsupported = errors.New("reconnect is not supported by the current driver")
 
 // AsError returns the *Error inside err, or nil.
 func AsError(err error) *Error {

@@ -2,15 +2,16 @@ package luaapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"sysbench-go/drivers"
 	"sysbench-go/engine"
+	"sysbench-go/logging"
 )
 
 // Userdata type names, as sysbench's own.
@@ -43,13 +44,12 @@ type sqlDriver struct {
 type sqlConn struct {
 	rt     *runtime
 	conn   drivers.Conn
+	log    *logging.Logger // the run's, shared with the drivers
 	ud     *lua.LUserData
 	res    *sqlResult
 	resUD  *lua.LUserData
 	stmts  []*sqlStmt
 	closed bool
-
-	lastErr *drivers.Error
 
 	bulk       []byte
 	row        []byte // bulk_insert_next's joined arguments
@@ -74,10 +74,24 @@ type sqlParam struct {
 	rt     *runtime // for set_rand_str's generator
 }
 
+// sqlResult is a connection's result object; like the reference's, there
+// is one per connection and every query returns it.
 type sqlResult struct {
-	c     *sqlConn
-	r     drivers.Result
-	freed bool
+	c *sqlConn
+	r drivers.Result // the last query's, for nrows and nfields; nil once freed
+	// set: r is a result set (a read) not freed yet, the reference's
+	// "result set" state of a connection: only then do fetch_row and
+	// free work on it.
+	set bool
+}
+
+// dropResult frees the connection's result, as the reference does before
+// each query and when a connection closes.
+func (c *sqlConn) dropResult() {
+	if c.res.r != nil {
+		c.res.r.Close()
+	}
+	c.res.r, c.res.set = nil, false
 }
 
 func (c *sqlConn) ctx() context.Context {
@@ -92,6 +106,7 @@ func (c *sqlConn) close() {
 		return
 	}
 	c.closed = true
+	c.dropResult()
 	for _, s := range c.stmts {
 		if !s.closed {
 			s.closed = true
@@ -111,17 +126,69 @@ func checkUD[T any](L *lua.LState, n int, what string) T {
 	return v
 }
 
-func checkConn(L *lua.LState, n int) *sqlConn {
+// checkConn returns the connection at stack index n. Calling a method of a
+// closed one is an API error pointing at (at).
+func checkConn(L *lua.LState, n int, at pos) *sqlConn {
 	c := checkUD[*sqlConn](L, n, connType)
-	c.checkOpen(L)
+	if c.closed {
+		c.apiError(L, at)
+	}
 	return c
 }
 
-// checkOpen raises the reference's error for a closed connection.
-func (c *sqlConn) checkOpen(L *lua.LState) {
-	if c.closed {
-		L.RaiseError("attempt to use an already closed connection")
+// The reference's ALERT texts for misuse of a connection.
+const (
+	alertClosed      = "attempt to use an already closed connection"
+	alertCloseClosed = "attempt to close an already closed connection"
+)
+
+func (c *sqlConn) alert(msg string) { c.log.Alertf("%s", msg) }
+
+// apiError is the reference's answer to a query on a closed connection:
+// an ALERT line, then the error "SQL API error".
+func (c *sqlConn) apiError(L *lua.LState, at pos) {
+	c.alert(alertClosed)
+	raiseAt(L, at, "SQL API error")
+}
+
+// pos says which file:line an error raised by the API carries. The
+// reference's API is Lua wrapping C, and its wrappers raise with
+// error(msg, level) or assert: the position is that of a function some
+// levels up the stack, and none when that function is not Lua (pcall).
+type pos int
+
+const (
+	// atCaller: the function that called the API function.
+	atCaller pos = 1
+	// atCallersCaller: one further up, where the reference's wrapper
+	// tail-calls its error helper (query, execute on a closed connection).
+	atCallersCaller pos = 2
+	// atQueryRow: inside the reference's own query_row, whose fatal SQL
+	// errors carry the line of sysbench.sql.lua that calls query.
+	atQueryRow pos = -1
+)
+
+// queryRowWhere is the position the reference's query_row errors carry.
+const queryRowWhere = `[string "sysbench.sql.lua"]:300: `
+
+// raiseAt raises the message as a Lua error with the position at says.
+func raiseAt(L *lua.LState, at pos, format string, args ...any) {
+	L.Error(lua.LString(where(L, at)+fmt.Sprintf(format, args...)), 0)
+}
+
+// where is the "file:line: " prefix for an error raised at at, or "".
+func where(L *lua.LState, at pos) string {
+	if at == atQueryRow {
+		return queryRowWhere
 	}
+	dbg, ok := L.GetStack(int(at))
+	if !ok {
+		return ""
+	}
+	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.CurrentLine <= 0 {
+		return "" // a Go function: pcall, or the engine calling event()
+	}
+	return fmt.Sprintf("%s:%d: ", dbg.Source, dbg.CurrentLine)
 }
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
@@ -180,13 +247,13 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		key := L.CheckString(2)
 		switch key {
 		case "nrows":
-			if r.r == nil || r.freed {
+			if r.r == nil {
 				L.Push(lua.LNumber(0))
 			} else {
 				L.Push(lua.LNumber(r.r.NRows()))
 			}
 		case "nfields":
-			if r.r == nil || r.freed {
+			if r.r == nil {
 				L.Push(lua.LNumber(0))
 			} else {
 				L.Push(lua.LNumber(r.r.NFields()))
@@ -206,6 +273,35 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 	sql.RawSetString("driver", L.NewFunction(sqlDriverNew))
 	sb.RawSetString("sql", sql)
 	registerLegacyDB(L, sb)
+	patchType(L)
+}
+
+// patchType makes type() say "cdata" for the SQL API's drivers,
+// connections, statements and results, as LuaJIT does for the reference's
+// ffi objects; inspect() then prints them with their __tostring
+// (connection = <sql_connection> in an error descriptor). Anything else
+// goes to the type() there was before.
+func patchType(L *lua.LState) {
+	prev, ok := L.GetGlobal("type").(*lua.LFunction)
+	if !ok {
+		return
+	}
+	var cdata lua.LValue = lua.LString("cdata")
+	L.SetGlobal("type", L.NewFunction(func(L *lua.LState) int {
+		if ud, ok := L.Get(1).(*lua.LUserData); ok {
+			switch ud.Value.(type) {
+			case *sqlDriver, *sqlConn, *sqlStmt, *sqlResult:
+				L.Push(cdata)
+				return 1
+			}
+		}
+		if prev.IsG {
+			return prev.GFunction(L)
+		}
+		L.Insert(prev, 1)
+		L.Call(L.GetTop()-1, 1)
+		return 1
+	}))
 }
 
 // newUDType creates the metatable of userdata type name: __index is its
@@ -226,10 +322,11 @@ func newUDType(L *lua.LState, name string, index lua.LValue) *lua.LTable {
 func sqlDriverNew(L *lua.LState) int {
 	rt := getRuntime(L)
 	name := L.OptString(1, "")
+	log := rt.env.sqlLog()
 	d, name, err := rt.env.openDriver(name)
 	if err != nil {
-		fmt.Fprintf(rt.env.Out, "FATAL: %v\n", err)
-		L.RaiseError("failed to initialize the DB driver")
+		log.Fatalf("%v", err)
+		raiseAt(L, atCaller, "failed to initialize the DB driver")
 	}
 	ud := L.NewUserData()
 	ud.Value = &sqlDriver{name: name, drv: d}
@@ -238,12 +335,21 @@ func sqlDriverNew(L *lua.LState) int {
 	return 1
 }
 
+// sqlLog returns the logger the SQL API and the drivers of this run print
+// to: the run's, so that one repeat count covers them all.
+func (env *Env) sqlLog() *logging.Logger {
+	if env.Log != nil {
+		return env.Log
+	}
+	return logging.OrDiscard(env.DriverConfig.Log)
+}
+
 func driverConnect(L *lua.LState) int {
 	d := checkUD[*sqlDriver](L, 1, driverType)
 	rt := getRuntime(L)
 	c, err := connect(L, rt, d.drv)
 	if err != nil {
-		L.RaiseError("connection creation failed")
+		raiseAt(L, atCaller, "connection creation failed")
 	}
 	L.Push(c.ud)
 	return 1
@@ -258,11 +364,11 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &sqlConn{rt: rt, conn: conn}
+	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog()}
 	c.ud = L.NewUserData()
 	c.ud.Value = c
 	L.SetMetatable(c.ud, L.GetTypeMetatable(connType))
-	c.res = &sqlResult{c: c, freed: true}
+	c.res = &sqlResult{c: c}
 	c.resUD = L.NewUserData()
 	c.resUD.Value = c.res
 	L.SetMetatable(c.resUD, L.GetTypeMetatable(resultType))
@@ -271,32 +377,47 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
 }
 
 // done handles a query's outcome: it counts it, and either pushes the
-// connection's result object or raises the error as the reference does.
-func (c *sqlConn) done(L *lua.LState, res drivers.Result, err error, query string) int {
+// connection's result object or raises the error as the reference does,
+// at the position at.
+func (c *sqlConn) done(L *lua.LState, res drivers.Result, err error, query string, at pos) int {
 	if err != nil {
-		c.raise(L, err, query)
+		c.raise(L, err, query, at)
 		return 0
 	}
-	c.lastErr = nil
-	c.rt.count(engine.Counter(res.Counter()))
-	if c.res.r != nil && !c.res.freed && c.res.r != res {
-		c.res.r.Close()
-	}
-	c.res.r, c.res.freed = res, false
+	cnt := res.Counter()
+	c.rt.count(engine.Counter(cnt))
+	c.keep(res, cnt)
 	L.Push(c.resUD)
 	return 1
 }
 
+// keep makes res, counted as cnt, the connection's result, freeing the
+// one before; it is a result set when it is a read.
+func (c *sqlConn) keep(res drivers.Result, cnt drivers.Counter) {
+	if c.res.r != nil && c.res.r != res {
+		c.res.r.Close()
+	}
+	c.res.r, c.res.set = res, cnt == drivers.CntRead
+}
+
 // raise turns a driver error into the reference's Lua error: an error
 // descriptor table with errcode RESTART_EVENT for ignorable errors (so the
-// event restarts), or "SQL error, ..." otherwise.
-func (c *sqlConn) raise(L *lua.LState, err error, query string) {
+// event restarts), or "SQL error, ..." at the position at otherwise.
+func (c *sqlConn) raise(L *lua.LState, err error, query string, at pos) {
+	c.dropResult()
 	de := drivers.AsError(err)
 	if de == nil {
-		L.RaiseError("%v", err)
+		raiseAt(L, at, "%v", err)
 		return
 	}
-	c.lastErr = de
+	// Counted as the reference's drivers count failed queries, fatal or
+	// not: a lost connection that was re-established as a reconnect,
+	// anything else as an error.
+	if de.Kind == drivers.Reconnect {
+		c.rt.count(engine.CntReconnect)
+	} else {
+		c.rt.count(engine.CntError)
+	}
 	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)
 	desc.RawSetString("query", lua.LString(query))
@@ -306,45 +427,38 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string) {
 	ignorable := de.Kind != drivers.Fatal
 	if !ignorable {
 		if hook, ok := getPath(L, "sysbench", "hooks", "sql_error_ignorable").(*lua.LFunction); ok {
-			if err := L.CallByParam(lua.P{Fn: hook, NRet: 1, Protect: true}, desc); err != nil {
-				L.RaiseError("%s", luaError(err))
-			}
+			// An error in the hook goes up as it is, as the reference's.
+			L.CallByParam(lua.P{Fn: hook, NRet: 1}, desc)
 			ignorable = lua.LVAsBool(L.Get(-1))
 			L.Pop(1)
 		}
 	}
 	if ignorable {
-		// Counted as the reference counts them: a lost connection that
-		// was re-established as a reconnect, anything else as an error.
-		if de.Kind == drivers.Reconnect {
-			c.rt.count(engine.CntReconnect)
-		} else {
-			c.rt.count(engine.CntError)
-		}
 		desc.RawSetString("errcode", lua.LNumber(restartEvent))
 		L.Error(desc, 0)
 		return
 	}
-	L.RaiseError("SQL error, errno = %d, state = '%s': %s", de.Code, de.State, de.Msg)
+	raiseAt(L, at, "SQL error, errno = %d, state = '%s': %s", de.Code, de.State, de.Msg)
 }
 
 func connQuery(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkConn(L, 1, atCallersCaller)
 	q := L.CheckString(2)
 	res, err := c.conn.Query(c.ctx(), q)
-	return c.done(L, res, err, q)
+	return c.done(L, res, err, q, atCaller)
 }
 
+// connQueryRow returns the first row's values, or one nil when the query
+// gave no result set or an empty one.
 func connQueryRow(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkConn(L, 1, atCaller)
 	q := L.CheckString(2)
 	res, err := c.conn.Query(c.ctx(), q)
-	if c.done(L, res, err, q) == 0 {
-		return 0
-	}
+	c.done(L, res, err, q, atQueryRow)
 	L.Pop(1)
-	if res.NRows() == 0 || !res.Next() {
-		return 0
+	if !c.res.set || res.NRows() == 0 || !res.Next() {
+		L.Push(lua.LNil)
+		return 1
 	}
 	n := res.NFields()
 	for i := 0; i < n; i++ {
@@ -358,12 +472,18 @@ func connQueryRow(L *lua.LState) int {
 }
 
 func connPrepare(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkConn(L, 1, atCaller)
 	q := L.CheckString(2)
 	st, err := c.conn.Prepare(c.ctx(), q)
 	if err != nil {
-		c.raise(L, err, q)
-		return 0
+		if de := drivers.AsError(err); de == nil || de.Kind != drivers.Fatal {
+			// A lost connection, re-established: the event restarts
+			// (beyond the reference, which gives up).
+			c.raise(L, err, q, atCaller)
+		}
+		// The driver printed its FATAL lines; the reference's prepare
+		// leaves no error for its Lua side to describe.
+		raiseAt(L, atCaller, "SQL API error")
 	}
 	s := &sqlStmt{c: c, st: st}
 	c.stmts = append(c.stmts, s)
@@ -374,26 +494,66 @@ func connPrepare(L *lua.LState) int {
 	return 1
 }
 
+// The bulk insert calls fail with these; like the reference's asserts,
+// they return them after true when they succeed.
+const (
+	bulkInitFailed = "db_bulk_insert_init() failed"
+	bulkNextFailed = "db_bulk_insert_next() failed"
+	bulkDoneFailed = "db_bulk_insert_done() failed"
+	freeFailed     = "db_free_results() failed"
+)
+
+// The same, made Lua values once.
+var (
+	lvBulkInitFailed lua.LValue = lua.LString(bulkInitFailed)
+	lvBulkNextFailed lua.LValue = lua.LString(bulkNextFailed)
+	lvBulkDoneFailed lua.LValue = lua.LString(bulkDoneFailed)
+	lvFreeFailed     lua.LValue = lua.LString(freeFailed)
+)
+
+// pushOK returns true and msg, as assert(true, msg) does.
+func pushOK(L *lua.LState, msg lua.LValue) int {
+	L.Push(lua.LTrue)
+	L.Push(msg)
+	return 2
+}
+
+// errClosed is a bulk flush on a closed connection.
+var errClosed = errors.New(alertClosed)
+
 func connBulkInit(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkUD[*sqlConn](L, 1, connType)
 	q := L.CheckString(2)
+	if c.closed {
+		// The reference warns and carries on.
+		c.alert(alertClosed)
+		return pushOK(L, lvBulkInitFailed)
+	}
+	c.dropResult()
 	if len(q)+1 > bulkPacketSize {
-		L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+		c.log.Fatalf("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+		raiseAt(L, atCaller, bulkInitFailed)
 	}
 	c.bulk = append(c.bulk[:0], q...)
 	c.bulkValues, c.bulkCnt = len(q), 0
 	c.bulkBatch = c.bulkBatchSize()
-	L.Push(lua.LTrue)
-	return 1
+	return pushOK(L, lvBulkInitFailed)
 }
 
-func (c *sqlConn) bulkFlush(L *lua.LState) {
+// bulkFlush sends the rows collected so far as one INSERT. A failure has
+// been logged by the driver and is counted; the rows stay in the buffer,
+// as the reference's do.
+func (c *sqlConn) bulkFlush() error {
 	if c.bulkCnt == 0 {
-		return
+		return nil
 	}
+	if c.closed {
+		c.alert(alertClosed)
+		return errClosed
+	}
+	c.dropResult()
 	// The query is the buffer itself, not a copy of up to 512 KiB per
-	// flush: drivers do not keep a query's text past the call, except in
-	// an error, which gets its own copy.
+	// flush: drivers do not keep a query's text past the call.
 	q := unsafe.String(&c.bulk[0], len(c.bulk))
 	var res drivers.Result
 	var err error
@@ -405,20 +565,25 @@ func (c *sqlConn) bulkFlush(L *lua.LState) {
 		res, err = c.conn.Query(c.ctx(), q)
 	}
 	if err != nil {
-		owned := strings.Clone(q)
-		if de := drivers.AsError(err); de != nil && de.Query == q {
-			de.Query = owned
+		if de := drivers.AsError(err); de != nil {
+			de.Query = "" // it points into the buffer
+			if de.Kind == drivers.Reconnect {
+				c.rt.count(engine.CntReconnect)
+			} else {
+				c.rt.count(engine.CntError)
+			}
 		}
-		c.raise(L, err, owned)
+		return err
 	}
 	c.rt.count(engine.Counter(res.Counter()))
 	res.Close()
 	c.bulk = c.bulk[:c.bulkValues]
 	c.bulkCnt = 0
+	return nil
 }
 
 func connBulkNext(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkUD[*sqlConn](L, 1, connType)
 	var v string
 	if L.GetTop() > 2 {
 		// Beyond the reference: bulk_insert_next("(", id, ", '", c, "')")
@@ -443,87 +608,124 @@ func connBulkNext(L *lua.LState) int {
 	} else {
 		v = L.CheckString(2)
 	}
-	if c.bulk == nil {
-		L.RaiseError("attempt to call bulk_insert_next() before bulk_insert_init()")
+	if c.bulk == nil || c.closed {
+		return c.bulkNextMisuse(L)
 	}
 	if c.bulkCnt > 0 && len(c.bulk)+len(v)+2 > c.bulkBatch {
-		c.bulkFlush(L)
+		if c.bulkFlush() != nil {
+			raiseAt(L, atCaller, bulkNextFailed)
+		}
 	}
 	if len(c.bulk)+len(v)+2 > bulkPacketSize {
-		L.RaiseError("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+		c.log.Fatalf("Query length exceeds the maximum value (%d), aborting", bulkPacketSize)
+		raiseAt(L, atCaller, bulkNextFailed)
 	}
 	if c.bulkCnt > 0 {
 		c.bulk = append(c.bulk, ',')
 	}
 	c.bulk = append(c.bulk, v...)
 	c.bulkCnt++
-	L.Push(lua.LTrue)
-	return 1
+	return pushOK(L, lvBulkNextFailed)
+}
+
+// bulkNextMisuse answers bulk_insert_next on a closed connection (a
+// warning, as the reference's) or before bulk_insert_init (an error).
+func (c *sqlConn) bulkNextMisuse(L *lua.LState) int {
+	if c.closed {
+		c.alert(alertClosed)
+		return pushOK(L, lvBulkNextFailed)
+	}
+	c.alert("attempt to call bulk_insert_next() before bulk_insert_init()")
+	raiseAt(L, atCaller, bulkNextFailed)
+	return 0
 }
 
 func connBulkDone(L *lua.LState) int {
-	c := checkConn(L, 1)
-	c.bulkFlush(L)
+	c := checkUD[*sqlConn](L, 1, connType)
+	if c.bulkFlush() != nil {
+		raiseAt(L, atCaller, bulkDoneFailed)
+	}
 	c.bulk = nil
-	L.Push(lua.LTrue)
-	return 1
+	return pushOK(L, lvBulkDoneFailed)
 }
 
 func connDisconnect(L *lua.LState) int {
 	c := checkUD[*sqlConn](L, 1, connType)
+	if c.closed {
+		c.alert(alertCloseClosed)
+	}
 	c.close()
 	L.Push(lua.LTrue)
 	return 1
 }
 
 func connReconnect(L *lua.LState) int {
-	c := checkConn(L, 1)
-	if err := c.conn.Reconnect(c.ctx()); err != nil {
-		c.rt.count(engine.CntError)
-		L.RaiseError("reconnect failed: %v", err)
+	c := checkUD[*sqlConn](L, 1, connType)
+	if c.closed {
+		c.alert(alertCloseClosed)
+		L.Push(lua.LTrue)
+		return 1
 	}
-	c.rt.count(engine.CntReconnect)
+	err := c.conn.Reconnect(c.ctx())
+	switch {
+	case errors.Is(err, drivers.ErrReconnectUnsupported):
+		c.alert(err.Error())
+	case err != nil:
+		// The reference's connection is unusable after this.
+		c.rt.count(engine.CntError)
+		c.close()
+		raiseAt(L, atCaller, "assertion failed!")
+	default:
+		c.dropResult()
+		c.rt.count(engine.CntReconnect)
+	}
 	L.Push(lua.LTrue)
 	return 1
 }
 
 func connMoreResults(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkConn(L, 1, atCaller)
 	L.Push(lua.LBool(c.conn.MoreResults()))
 	return 1
 }
 
 func connNextResult(L *lua.LState) int {
-	c := checkConn(L, 1)
+	c := checkConn(L, 1, atCaller)
 	res, err := c.conn.NextResult(c.ctx())
 	if err != nil {
-		c.raise(L, err, "")
+		c.raise(L, err, "", atCaller)
 		return 0
 	}
 	if res == nil {
 		return 0
 	}
-	c.res.r, c.res.freed = res, false
+	c.keep(res, res.Counter())
 	L.Push(c.resUD)
 	return 1
 }
 
-func checkStmt(L *lua.LState, n int) *sqlStmt {
+// checkStmt returns the statement at stack index n, raising at (at) the
+// reference's API error if its connection is closed, or ours if the
+// statement is.
+func checkStmt(L *lua.LState, n int, at pos) *sqlStmt {
 	s := checkUD[*sqlStmt](L, n, stmtType)
-	s.checkOpen(L)
+	if s.closed || s.c.closed {
+		s.unusable(L, at)
+	}
 	return s
 }
 
-// checkOpen raises the error for a closed statement.
-func (s *sqlStmt) checkOpen(L *lua.LState) {
-	if s.closed {
-		L.RaiseError("attempt to use a closed statement")
+func (s *sqlStmt) unusable(L *lua.LState, at pos) {
+	if s.c.closed {
+		s.c.apiError(L, at)
 	}
+	raiseAt(L, atCaller, "attempt to use a closed statement")
 }
 
 func stmtBindCreate(L *lua.LState) int {
-	st := checkStmt(L, 1)
-	t := drivers.Type(L.CheckInt(2))
+	st := checkUD[*sqlStmt](L, 1, stmtType)
+	n := L.CheckNumber(2)
+	t := drivers.Type(n)
 	p := &sqlParam{rt: st.c.rt}
 	switch {
 	case t.IsInteger():
@@ -534,7 +736,7 @@ func stmtBindCreate(L *lua.LState) int {
 		p.val.Type, p.maxLen = drivers.TypeVarChar, L.OptInt(3, 0)
 		p.val.Str = make([]byte, 0, p.maxLen)
 	default:
-		L.ArgError(2, fmt.Sprintf("Unsupported argument type: %d", t))
+		raiseAt(L, atCaller, "Unsupported argument type: %s", n)
 	}
 	ud := L.NewUserData()
 	ud.Value = p
@@ -544,10 +746,19 @@ func stmtBindCreate(L *lua.LState) int {
 }
 
 func stmtBindParam(L *lua.LState) int {
-	s := checkStmt(L, 1)
+	s := checkUD[*sqlStmt](L, 1, stmtType)
 	n := L.GetTop() - 1
 	if n < 1 {
-		return 0
+		L.Push(lua.LNil)
+		return 1
+	}
+	if s.c.closed {
+		s.c.alert(alertClosed)
+		L.Push(lua.LNumber(1))
+		return 1
+	}
+	if s.closed {
+		s.unusable(L, atCaller)
 	}
 	s.params = s.params[:0]
 	for i := 2; i <= n+1; i++ {
@@ -559,8 +770,7 @@ func stmtBindParam(L *lua.LState) int {
 }
 
 func stmtExecute(L *lua.LState) int {
-	s := checkStmt(L, 1)
-	s.c.checkOpen(L)
+	s := checkStmt(L, 1, atCallersCaller)
 	if s.legacy != nil {
 		s.loadLegacy(L)
 		return s.run(L, false)
@@ -588,7 +798,7 @@ func (s *sqlStmt) run(L *lua.LState, fromParams bool) int {
 		}
 	}
 	res, err := s.st.Execute(s.c.ctx(), s.args)
-	return s.c.done(L, res, err, "<prepared statement>")
+	return s.c.done(L, res, err, "<prepared statement>", atCaller)
 }
 
 // stmtExecuteRandom is stmt:execute_random(count, lo, hi [, span]), a
@@ -619,11 +829,12 @@ func stmtExecuteRandom(L *lua.LState) int {
 		}
 		// The first statement's state is this one: its generator draws.
 		s = at(int(at(1).c.rt.rand.Uniform(1, int64(n))))
-		s.checkOpen(L)
+		if s.closed || s.c.closed {
+			s.unusable(L, atCaller)
+		}
 	} else {
-		s = checkStmt(L, 1)
+		s = checkStmt(L, 1, atCaller)
 	}
-	s.c.checkOpen(L)
 	count := L.CheckInt(2)
 	lo, hi := checkUint32Arg(L, 3), checkUint32Arg(L, 4)
 	ranged := L.GetTop() >= 5
@@ -633,7 +844,7 @@ func stmtExecuteRandom(L *lua.LState) int {
 		span, need = float64(L.CheckNumber(5)), 2
 	}
 	if s.legacy != nil || len(s.params) < need {
-		L.RaiseError("execute_random needs a statement with %d bound parameter(s)", need)
+		raiseAt(L, atCaller, "execute_random needs a statement with %d bound parameter(s)", need)
 	}
 	r := s.c.rt.rand
 	for i := 0; i < count; i++ {
@@ -649,12 +860,15 @@ func stmtExecuteRandom(L *lua.LState) int {
 
 func stmtClose(L *lua.LState) int {
 	s := checkUD[*sqlStmt](L, 1, stmtType)
-	if !s.closed {
+	if s.c.closed {
+		s.c.alert(alertClosed)
+	} else if !s.closed {
 		s.closed = true
 		_ = s.st.Close()
 		s.c.forget(s)
 	}
-	return 0
+	L.Push(lua.LNumber(0))
+	return 1
 }
 
 // forget drops a closed statement from the connection's list, which would
@@ -724,7 +938,7 @@ func paramSetRandStr(L *lua.LState) int {
 	p := checkUD[*sqlParam](L, 1, paramType)
 	tmpl := L.CheckString(2)
 	if p.val.Type != drivers.TypeVarChar {
-		L.RaiseError("Unsupported argument type: %d", p.val.Type)
+		raiseAt(L, atCaller, "Unsupported argument type: %d", p.val.Type)
 	}
 	p.val.Null = false
 	if len(tmpl) > p.maxLen {
@@ -736,7 +950,13 @@ func paramSetRandStr(L *lua.LState) int {
 
 func resultFetchRow(L *lua.LState) int {
 	r := checkUD[*sqlResult](L, 1, resultType)
-	if r.r == nil || r.freed || !r.r.Next() {
+	if !r.set {
+		return r.misuse(L, "attempt to fetch row from an invalid result set")
+	}
+	if !r.r.Next() {
+		if r.r.NRows() == 0 || r.r.NFields() == 0 {
+			r.c.alert("attempt to fetch row from an empty result set")
+		}
 		L.Push(lua.LNil)
 		return 1
 	}
@@ -751,14 +971,29 @@ func resultFetchRow(L *lua.LState) int {
 	return 1
 }
 
+// misuse answers fetch_row on a result that is no result set (any more):
+// an ALERT, and nil.
+func (r *sqlResult) misuse(L *lua.LState, alert string) int {
+	if r.c.closed {
+		alert = alertClosed
+	}
+	r.c.alert(alert)
+	L.Push(lua.LNil)
+	return 1
+}
+
 func resultFree(L *lua.LState) int {
 	r := checkUD[*sqlResult](L, 1, resultType)
-	if r.r != nil && !r.freed {
-		r.r.Close()
+	if !r.set {
+		if r.c.closed {
+			r.c.alert(alertClosed)
+		} else {
+			r.c.alert("attempt to free an invalid result set")
+		}
+		raiseAt(L, atCaller, freeFailed)
 	}
-	r.freed = true
-	L.Push(lua.LTrue)
-	return 1
+	r.c.dropResult()
+	return pushOK(L, lvFreeFailed)
 }
 
 // --- the 0.5-era API: sysbench.db.* on one implicit connection ---
@@ -768,35 +1003,40 @@ func legacyConn(L *lua.LState) *sqlConn {
 	if rt.legacy != nil && !rt.legacy.closed {
 		return rt.legacy
 	}
+	log := rt.env.sqlLog()
 	d, name, err := rt.env.openDriver("")
 	if err != nil {
-		fmt.Fprintf(rt.env.Out, "FATAL: %v\n", err)
-		L.RaiseError("DB initialization failed")
+		log.Fatalf("%v", err)
+		raiseAt(L, atCaller, "DB initialization failed")
 	}
 	L.SetGlobal("db_driver", lua.LString(name))
 	c, err := connect(L, rt, d)
 	if err != nil {
-		L.RaiseError("Failed to connect to the database")
+		raiseAt(L, atCaller, "Failed to connect to the database")
 	}
 	rt.legacy = c
 	return c
 }
 
 // legacyRaise maps errors of the 0.5-era API: ignorable ones restart the
-// event, fatal ones fail with the call's name.
+// event, fatal ones fail with the call's name. Both are counted, as the
+// reference's drivers count failed queries.
 func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
+	c.dropResult()
 	de := drivers.AsError(err)
-	if de != nil && de.Kind != drivers.Fatal {
+	if de != nil {
 		if de.Kind == drivers.Reconnect {
 			c.rt.count(engine.CntReconnect)
 		} else {
 			c.rt.count(engine.CntError)
 		}
-		t := L.CreateTable(0, 1)
-		t.RawSetString("errcode", lua.LNumber(restartEvent))
-		L.Error(t, 0)
+		if de.Kind != drivers.Fatal {
+			t := L.CreateTable(0, 1)
+			t.RawSetString("errcode", lua.LNumber(restartEvent))
+			L.Error(t, 0)
+		}
 	}
-	L.RaiseError("%s failed", call)
+	raiseAt(L, atCaller, "%s failed", call)
 }
 
 func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
@@ -811,6 +1051,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		},
 		"query": func(L *lua.LState) int {
 			c := legacyConn(L)
+			c.dropResult()
 			res, err := c.conn.Query(c.ctx(), L.CheckString(1))
 			if err != nil {
 				legacyRaise(L, c, err, "db_query()")
@@ -822,17 +1063,23 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		"bulk_insert_init": func(L *lua.LState) int {
 			c := legacyConn(L)
 			L.Insert(c.ud, 1)
-			return connBulkInit(L)
+			connBulkInit(L)
+			return 0
 		},
 		"bulk_insert_next": func(L *lua.LState) int {
 			c := legacyConn(L)
 			L.Insert(c.ud, 1)
-			return connBulkNext(L)
+			connBulkNext(L)
+			return 0
 		},
 		"bulk_insert_done": func(L *lua.LState) int {
+			// The reference's db_bulk_insert_done() ignores a failed
+			// flush (the driver has printed it); the rows stay buffered.
 			c := legacyConn(L)
-			L.Insert(c.ud, 1)
-			return connBulkDone(L)
+			if c.bulkFlush() == nil {
+				c.bulk = nil
+			}
+			return 0
 		},
 		"prepare": func(L *lua.LState) int {
 			c := legacyConn(L)
@@ -850,7 +1097,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 			return 1
 		},
 		"bind_param": func(L *lua.LState) int {
-			s := checkStmt(L, 1)
+			s := checkStmt(L, 1, atCaller)
 			t := L.CheckTable(2)
 			s.legacy = t
 			s.args = make([]drivers.Value, t.Len())
@@ -866,24 +1113,24 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		},
 		"bind_result": func(L *lua.LState) int { return 0 },
 		"execute": func(L *lua.LState) int {
-			s := checkStmt(L, 1)
+			s := checkStmt(L, 1, atCaller)
 			s.loadLegacy(L)
 			res, err := s.st.Execute(s.c.ctx(), s.args)
 			if err != nil {
 				legacyRaise(L, s.c, err, "db_execute()")
 			}
-			s.c.rt.count(engine.Counter(res.Counter()))
-			s.c.res.r, s.c.res.freed = res, false
+			cnt := res.Counter()
+			s.c.rt.count(engine.Counter(cnt))
+			s.c.keep(res, cnt)
 			L.Push(s.c.resUD)
 			return 1
 		},
-		"close":         stmtClose,
+		"close":         func(L *lua.LState) int { stmtClose(L); return 0 },
 		"store_results": func(L *lua.LState) int { return 0 },
 		"free_results": func(L *lua.LState) int {
 			if ud, ok := L.Get(1).(*lua.LUserData); ok {
-				if r, ok := ud.Value.(*sqlResult); ok && r.r != nil && !r.freed {
-					r.r.Close()
-					r.freed = true
+				if r, ok := ud.Value.(*sqlResult); ok && r.set {
+					r.c.dropResult()
 				}
 			}
 			return 0

@@ -85,10 +85,11 @@ func (c *conn) dial(ctx context.Context) error {
 	return nil
 }
 
-// Reconnect closes and reopens the connection with the same settings.
-func (c *conn) Reconnect(ctx context.Context) error {
-	c.closePg()
-	return c.open(ctx)
+// Reconnect is not supported, as by the reference's pgsql driver:
+// con:reconnect() says so and the connection stays as it is. A lost
+// connection is re-established by reconnectLoop when its state is ignorable.
+func (c *conn) Reconnect(context.Context) error {
+	return drivers.ErrReconnectUnsupported
 }
 
 // reconnectLoop reopens a lost connection, trying again until it succeeds

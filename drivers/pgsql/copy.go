@@ -19,7 +19,9 @@ func (c *conn) BulkInsert(ctx context.Context, query string) (drivers.Result, bo
 		return nil, false, nil
 	}
 	c.copyBuf = data
-	const op = "PQputCopyData"
+	// Failures are reported as the INSERT's, which the reference runs
+	// with PQexec: the log reads the same.
+	const op = "PQexec"
 	if err := c.begin(ctx); err != nil {
 		return nil, true, c.fail(ctx, err, op, query)
 	}

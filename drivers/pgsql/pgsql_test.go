@@ -2,6 +2,7 @@ package pgsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -534,15 +535,18 @@ func testTerminatedConnection(t *testing.T, blocking string) {
 	}
 }
 
+// TestReconnect: like the reference's pgsql driver, an explicit reconnect
+// is not supported and leaves the connection as it was (a lost connection
+// is still re-established when its state is ignorable: TestTerminatedConnection).
 func TestReconnect(t *testing.T) {
 	d, _ := open(t, drivers.PSAuto)
 	c := testenv.Connect(t, d)
 	pid := backendPID(t, c)
-	if err := c.Reconnect(context.Background()); err != nil {
-		t.Fatal(err)
+	if err := c.Reconnect(context.Background()); !errors.Is(err, drivers.ErrReconnectUnsupported) {
+		t.Fatalf("Reconnect: %v, want ErrReconnectUnsupported", err)
 	}
-	if backendPID(t, c) == pid {
-		t.Error("same backend after Reconnect")
+	if backendPID(t, c) != pid {
+		t.Error("another backend after an unsupported Reconnect")
 	}
 }
 
@@ -826,5 +830,16 @@ func testBulkInsertCopy(t *testing.T, blocking string) {
 	wantKind(t, err, drivers.Ignorable, "23505")
 	if log.String() != "" {
 		t.Errorf("log %q", log)
+	}
+	// and a fatal one is logged as the reference logs the INSERT's
+	testenv.MustQuery(t, c, "CREATE TEMP TABLE nn (id int NOT NULL)")
+	q := "INSERT INTO nn (id) VALUES (NULL)"
+	if _, handled, err = bl.BulkInsert(ctx, q); !handled {
+		t.Fatal("not handled")
+	}
+	wantKind(t, err, drivers.Fatal, "23502")
+	if l := log.String(); !strings.HasPrefix(l, "FATAL: PQexec() failed: 7 null value in column \"id\"") ||
+		!strings.HasSuffix(l, "\nFATAL: failed query was: "+q+"\n") {
+		t.Errorf("log %q", l)
 	}
 }
