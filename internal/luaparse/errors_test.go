@@ -139,6 +139,7 @@ var syntaxErrors = []struct{ src, want string }{
 	{"::a:: ::a::", `x.lua:1: duplicate label 'a'`},
 	{"::a::\nlocal x\n::a::", `x.lua:3: duplicate label 'a'`},
 	{"::a:: do ::a:: end", ``},
+	{"do goto e local y = 1 ::e:: ; end", `x.lua:1: <goto e> jumps into the scope of local 'y'`}, // ";" makes the label not the last statement
 	{"goto a local x ::a:: print(x)", `x.lua:1: <goto a> jumps into the scope of local 'x'`},
 	{"do goto a end local x ::a:: print(x)", `x.lua:1: <goto a> jumps into the scope of local 'x'`},
 	{"local function f() goto a end ::a::", `x.lua:1: undefined label 'a'`},

@@ -253,10 +253,13 @@ func (l *lexer) scan(t *token) {
 				l.number(t, l.i)
 				return
 			}
-			start := l.i
-			for is(l.next(), chIdent) {
+			start, j := l.i, l.i+1
+			for j < len(l.src) && charClass[l.src[j]]&chIdent != 0 {
+				j++
 			}
-			word := l.src[start:l.i]
+			l.i = j - 1
+			l.next()
+			word := l.src[start:j]
 			if k := keyword(word); k != 0 {
 				t.kind = k
 				return
@@ -291,9 +294,12 @@ func (l *lexer) scan(t *token) {
 					l.features |= featComment
 				}
 			}
-			for l.c != '\n' && l.c != '\r' && l.c != eof {
-				l.next()
+			j := l.i
+			for j < len(l.src) && l.src[j] != '\n' && l.src[j] != '\r' {
+				j++
 			}
+			l.i = j - 1
+			l.next()
 			continue
 		case '[':
 			start := l.i

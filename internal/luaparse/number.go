@@ -203,13 +203,15 @@ func scanNumber(s string) (n numberValue, ok bool) {
 		if !hasExponent(text) {
 			text += "p0" // Go's hex floats need the exponent LuaJIT's may omit
 		}
-		if n.value, ok = parseFloat(text); !ok {
+		if n.value, ok, _ = parseFloat(text); !ok {
 			return n, false
 		}
 	default:
-		if n.value, ok = parseFloat(s[:numEnd]); !ok {
+		var outOfRange bool
+		if n.value, ok, outOfRange = parseFloat(s[:numEnd]); !ok {
 			return n, false
 		}
+		n.odd = n.odd || outOfRange // gopher-lua makes those NaN
 	}
 	n.kind = numFloat
 	if format == fmtImag {
@@ -230,9 +232,10 @@ func hasExponent(hex string) bool {
 
 // parseFloat converts validated text; out of range is ±Inf or 0, as in
 // LuaJIT. Text the checks above let through is always Go syntax.
-func parseFloat(s string) (float64, bool) {
+func parseFloat(s string) (v float64, ok, outOfRange bool) {
 	v, err := strconv.ParseFloat(s, 64)
-	return v, err == nil || errors.Is(err, strconv.ErrRange)
+	outOfRange = errors.Is(err, strconv.ErrRange)
+	return v, err == nil || outOfRange, outOfRange
 }
 
 // formatNumber writes v so that gopher-lua's compiler (strconv.ParseInt,
