@@ -139,6 +139,10 @@ var syntaxErrors = []struct{ src, want string }{
 	{"::a:: ::a::", `x.lua:1: duplicate label 'a'`},
 	{"::a::\nlocal x\n::a::", `x.lua:3: duplicate label 'a'`},
 	{"::a:: do ::a:: end", ``},
+	{"\"a\\0b\" = 1", `x.lua:1: unexpected symbol near '"a'`}, // a token is printed as a C string
+	{"[[x\ny]] = 1", "x.lua:2: unexpected symbol near '[[x\ny]]'"},
+	{"x = 1 [==[\na]]b]==]", "x.lua:2: unexpected symbol near '[==[a]]b]==]'"},
+	{"x = 1\n\"\\x41\\z  \n  q\" = 2", `x.lua:3: unexpected symbol near '"Aq"'`},
 	{"do goto e local y = 1 ::e:: ; end", `x.lua:1: <goto e> jumps into the scope of local 'y'`}, // ";" makes the label not the last statement
 	{"goto a local x ::a:: print(x)", `x.lua:1: <goto a> jumps into the scope of local 'x'`},
 	{"do goto a end local x ::a:: print(x)", `x.lua:1: <goto a> jumps into the scope of local 'x'`},
@@ -282,6 +286,17 @@ func TestSyntaxErrorsAgreeWithLuaJIT(t *testing.T) {
 	for i, got := range luajitLoad(t, srcs) {
 		if got != wants[i] {
 			t.Errorf("%.80q: the table says %q, LuaJIT %q", srcs[i], wants[i], got)
+		}
+	}
+}
+
+func TestBytecodeRefused(t *testing.T) {
+	for src, want := range map[string]string{
+		"\x1bLJ\x02":                "x.lua:1: LuaJIT bytecode is not supported by sysbench-go",
+		"#!/usr/bin/luajit\n\x1bLJ": "x.lua:2: LuaJIT bytecode is not supported by sysbench-go",
+	} {
+		if got := ourLoad(src); got != want {
+			t.Errorf("%q: %q, want %q", src, got, want)
 		}
 	}
 }

@@ -200,6 +200,9 @@ func (l *lexer) init(chunk string, src []byte) {
 		}
 		l.newline()
 	}
+	if l.c == 0x1b { // LuaJIT would load the chunk as bytecode
+		l.fail("LuaJIT bytecode is not supported by sysbench-go", "")
+	}
 }
 
 func (l *lexer) next() int {

@@ -40,7 +40,6 @@ func parse(r io.Reader, chunkName string) (chunk []ast.Stmt, feats feature, err 
 		return nil, 0, fmt.Errorf("read %s: %w", chunkName, err)
 	}
 	var p parser
-	p.init(chunkName, src)
 	// Errors unwind the recursion as a panic of *SyntaxError only.
 	defer func() {
 		if e := recover(); e != nil {
@@ -51,6 +50,7 @@ func parse(r io.Reader, chunkName string) (chunk []ast.Stmt, feats feature, err 
 			chunk, feats, err = nil, p.features, se
 		}
 	}()
+	p.init(chunkName, src)
 	chunk = p.mainChunk()
 	return chunk, p.features, nil
 }
