@@ -29,7 +29,8 @@ func lineCount(src string) int {
 //   - gopher-lua's parser builds the same tree (positions included), or
 //     refuses it or builds another tree for a reason LuaJIT and gopher-lua
 //     are known to disagree on (the features the lexer notes), and
-//   - gopher-lua's compiler compiles the tree.
+//   - gopher-lua's compiler compiles the tree (unless it runs out of
+//     registers: its limit is lower than LuaJIT's 250 slots).
 func FuzzParse(f *testing.F) {
 	for _, s := range snippets {
 		f.Add(s)
@@ -53,7 +54,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		compareWithGopher(t, "input", src)
-		if _, err := lua.Compile(chunk, "x.lua"); err != nil {
+		if _, err := lua.Compile(chunk, "x.lua"); err != nil && !strings.Contains(err.Error(), "register overflow") {
 			t.Fatalf("gopher-lua does not compile our tree: %v", err)
 		}
 	})
