@@ -372,3 +372,33 @@ func TestMutantsAgreeWithLuaJIT(t *testing.T) {
 		t.Errorf("%d of %d mutants differ", bad, n)
 	}
 }
+
+// TestTokenSoupAgreesWithLuaJIT feeds random runs of tokens and pieces of
+// tokens, which reach error paths no edit of a valid chunk does.
+func TestTokenSoupAgreesWithLuaJIT(t *testing.T) {
+	pool := append([]string{"a", "b", "1", "'s'", "t", "f", "=", "(", ")", ",", "end", "\n", " "}, fragments...)
+	r := rand.New(rand.NewPCG(42, 43))
+	n := 5000
+	if testing.Short() {
+		n = 1000
+	}
+	soups := make([]string, n)
+	for i := range soups {
+		var b strings.Builder
+		for range 1 + r.IntN(25) {
+			b.WriteString(pool[r.IntN(len(pool))])
+			if r.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		soups[i] = b.String()
+	}
+	bad := 0
+	for i, want := range luajitLoad(t, soups) {
+		if got := ourLoad(soups[i]); got != want && !strings.Contains(got, "sysbench-go") {
+			if bad++; bad <= 10 {
+				t.Errorf("ours %q, LuaJIT %q; source: %q", got, want, soups[i])
+			}
+		}
+	}
+}
