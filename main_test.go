@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"sysbench-go/builtin"
+	"sysbench-go/internal/testenv"
 	"sysbench-go/logging"
 )
 
@@ -119,7 +122,7 @@ func TestScriptErrors(t *testing.T) {
 		ref    string
 		want   string
 	}{
-		{"bad_syntax.lua", "error.lua-syntax.txt", "FATAL: SCRIPT:3: "},
+		{"bad_syntax.lua", "error.lua-syntax.txt", "FATAL: SCRIPT:3: '<eof>' expected near 'end'"},
 		{"bad_runtime.lua", "error.lua-runtime.txt", "FATAL: `thread_run' function failed: SCRIPT:2: boom"},
 		{"bad_init.lua", "", "FATAL: `thread_init' function failed: SCRIPT:2: init failed here\nFATAL: Thread initialization failed!"},
 		{"no_event.lua", "", "FATAL: cannot find the event() function in no_event.lua"},
@@ -154,6 +157,47 @@ func TestScriptErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSyntaxErrorsAsReference: a script that does not parse gets the
+// reference's FATAL line, which is LuaJIT's message (sysbench 1.0.20's own
+// tests check the first).
+func TestSyntaxErrorsAsReference(t *testing.T) {
+	scripts := []struct{ src, want string }{
+		{"foo\n", "FATAL: SCRIPT:2: '=' expected near '<eof>'"},
+		{"function event()\n  local x = 1\nend end\n", "FATAL: SCRIPT:3: '<eof>' expected near 'end'"},
+		{"x = \"abc\n", `FATAL: SCRIPT:1: unfinished string near '"abc'`},
+		{"t = {\n  a = 1\n  b = 2\n}\n", "FATAL: SCRIPT:3: '}' expected (to close '{' at line 1) near 'b'"},
+		{"function event()\n  goto done\nend\n", "FATAL: SCRIPT:2: undefined label 'done'"},
+		{"x = 0x\n", "FATAL: SCRIPT:1: malformed number near '0x'"},
+	}
+	ref, err := exec.LookPath("sysbench")
+	if err != nil {
+		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference to compare with")
+	}
+	dir := t.TempDir()
+	for i, s := range scripts {
+		path := filepath.Join(dir, fmt.Sprintf("s%d.lua", i))
+		if err := os.WriteFile(path, []byte(s.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fatal := func(out string) string {
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, "FATAL: ") {
+					return strings.ReplaceAll(l, path, "SCRIPT")
+				}
+			}
+			return "(no FATAL line) " + out
+		}
+		out, code := runCLI(t, path, "run")
+		if got := fatal(out); got != s.want || code != 1 {
+			t.Errorf("%q: exit %d, %q, want %q", s.src, code, got, s.want)
+		}
+		refOut, _ := exec.Command(ref, path, "run").CombinedOutput()
+		if got := fatal(string(refOut)); got != s.want {
+			t.Errorf("%q: the reference says %q, the test %q", s.src, got, s.want)
+		}
 	}
 }
 

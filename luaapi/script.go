@@ -17,9 +17,9 @@ import (
 	"sync"
 
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 
 	"sysbench-go/drivers"
+	"sysbench-go/internal/luaparse"
 	"sysbench-go/logging"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
@@ -93,10 +93,10 @@ type Script struct {
 	forcedCtx bool
 }
 
-// compile parses and compiles Lua source once; the proto is shared by
-// every state of the run.
+// compile parses (as LuaJIT 2.1 reads Lua) and compiles Lua source once;
+// the proto is shared by every state of the run.
 func compile(src io.Reader, name string) (*lua.FunctionProto, error) {
-	chunk, err := parse.Parse(bufio.NewReader(src), name)
+	chunk, err := luaparse.Parse(src, name)
 	if err != nil {
 		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
 	}
@@ -107,19 +107,12 @@ func compile(src io.Reader, name string) (*lua.FunctionProto, error) {
 	return proto, nil
 }
 
-// syntaxMessage turns gopher-lua's parse error into "file:line: message".
+// syntaxMessage is a syntax error as LuaJIT words it: "file:line: message
+// near 'token'".
 func syntaxMessage(name string, err error) string {
-	var perr *parse.Error
-	if errors.As(err, &perr) {
-		tok := strings.TrimSpace(perr.Token)
-		msg := perr.Message
-		if msg == "syntax error" || strings.HasPrefix(msg, "syntax error") {
-			msg = "unexpected symbol"
-		}
-		if tok != "" {
-			return fmt.Sprintf("%s:%d: %s near '%s'", name, perr.Pos.Line, msg, tok)
-		}
-		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line, msg)
+	var serr *luaparse.SyntaxError
+	if errors.As(err, &serr) {
+		return serr.Error()
 	}
 	return fmt.Sprintf("%s: %v", name, err)
 }
