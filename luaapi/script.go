@@ -61,6 +61,7 @@ type Env struct {
 	opened  map[string]drivers.Driver
 	usedSQL bool
 	protos  sync.Map // module name -> *lua.FunctionProto
+	files   sync.Map // path of a Lua file loaded at run time -> *lua.FunctionProto
 }
 
 // ScriptError is a Lua load or run failure, already worded as the

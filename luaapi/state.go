@@ -2,7 +2,6 @@ package luaapi
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +60,7 @@ func getRuntime(L *lua.LState) *runtime {
 func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtime, error) {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
 	openLibs(L)
+	registerLoaders(L, s.env)
 	rtTid := tid
 	if rtTid < 0 {
 		rtTid = 0
@@ -322,7 +322,8 @@ func (s *Script) setRequirePaths(L *lua.LState) {
 	}
 	path := lua.LVAsString(pkg.RawGetString("path"))
 	if s.dir != "" {
-		path = filepath.Join(s.dir, "?.lua") + ";" + path
+		// Not filepath.Join: "./?.lua" names the files as LuaJIT would.
+		path = strings.TrimSuffix(s.dir, "/") + "/?.lua;" + path
 	}
 	if home := os.Getenv("HOME"); home != "" {
 		path += ";" + home + "/.luarocks/share/lua/5.1/?.lua"

@@ -17,6 +17,14 @@
 #   SBTEST_MYSQL_ARGS, SBTEST_PGSQL_ARGS
 #                     connection options of servers to test against; when
 #                     unset, private servers are started with testdb.sh
+#   CONFORMANCE_MYSQL_SOCKET
+#                     the MySQL socket the suite's `mysql -uroot sbtest`
+#                     should use (a client's my.cnf socket would win over
+#                     MYSQL_UNIX_PORT); PGHOST/PGPORT/PGUSER serve psql
+#   CONFORMANCE_RESET 1: empty the sbtest databases before each test (the
+#                     default with private servers), so no test sees the
+#                     tables another one left (it needs `mysql -uroot` and
+#                     `psql` as the suite does)
 #   CONFORMANCE_OUT   directory for the .err files and the table
 #                     (default: a temporary directory, printed at the end)
 set -uo pipefail
@@ -95,9 +103,33 @@ if [ -z "${SBTEST_MYSQL_ARGS:-}${SBTEST_PGSQL_ARGS:-}" ]; then
 	export SBTEST_MYSQL_ARGS="--mysql-host=$SBTEST_MYSQL_HOST --mysql-port=$SBTEST_MYSQL_PORT --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest"
 	export SBTEST_PGSQL_ARGS="--pgsql-host=$SBTEST_PGSQL_HOST --pgsql-port=$SBTEST_PGSQL_PORT --pgsql-user=sbtest --pgsql-password=sbtest --pgsql-db=sbtest"
 	# The suite shows tables with `mysql -uroot sbtest` and `psql sbtest`.
-	export MYSQL_UNIX_PORT=$SBTEST_MYSQL_SOCKET
+	export CONFORMANCE_MYSQL_SOCKET=$SBTEST_MYSQL_SOCKET
 	export PGHOST=$SBTEST_PGSQL_SOCKET PGPORT=$SBTEST_PGSQL_PORT PGUSER=postgres
+	: "${CONFORMANCE_RESET:=1}"
 fi
+
+# mysql_client runs the mysql client against the suite's server.
+real_mysql=$(command -v mariadb || command -v mysql || true)
+mysql_client() {
+	if [ -n "${CONFORMANCE_MYSQL_SOCKET:-}" ]; then
+		"$real_mysql" --socket="$CONFORMANCE_MYSQL_SOCKET" "$@"
+	else
+		"$real_mysql" "$@"
+	fi
+}
+
+# reset_db empties the sbtest databases, as freshly created.
+reset_db() {
+	[ "${CONFORMANCE_RESET:-}" = 1 ] || return 0
+	if [ -n "${SBTEST_MYSQL_ARGS:-}" ]; then
+		mysql_client -uroot -e 'DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest' >/dev/null 2>&1 ||
+			echo "conformance.sh: could not reset the MySQL database sbtest" >&2
+	fi
+	if [ -n "${SBTEST_PGSQL_ARGS:-}" ]; then
+		psql -q -d sbtest -c 'DROP SCHEMA public CASCADE; CREATE SCHEMA public; GRANT ALL ON SCHEMA public TO sbtest' >/dev/null 2>&1 ||
+			echo "conformance.sh: could not reset the PostgreSQL database sbtest" >&2
+	fi
+}
 
 # Tests to run: all of t/*.t, or the names given.
 tests=()
@@ -118,6 +150,10 @@ run_suite() {
 	mkdir -p "$suite/bin" "$out/$name"
 	cp -r "$src/tests/." "$suite/"
 	ln -sf "$bin" "$suite/bin/sysbench"
+	if [ -n "${CONFORMANCE_MYSQL_SOCKET:-}" ] && [ -n "$real_mysql" ]; then
+		printf '#!/bin/sh\nexec %s --socket=%s "$@"\n' "$real_mysql" "$CONFORMANCE_MYSQL_SOCKET" >"$suite/bin/mysql"
+		chmod +x "$suite/bin/mysql"
+	fi
 	cat >"$suite/include/config.sh" <<EOF
 export SBTEST_VERSION_STRING="sysbench 1.0.20"
 export SBTEST_VERSION="1.0.20"
@@ -126,6 +162,7 @@ export SBTEST_HAS_PGSQL=${SBTEST_PGSQL_ARGS:+1}
 EOF
 	local t rc
 	for t in "${tests[@]}"; do
+		reset_db
 		(
 			cd "$suite" || exit 1
 			export SBTEST_ROOTDIR=$suite SBTEST_SCRIPTDIR=$src/src/lua SBTEST_SUITEDIR=$suite/t
