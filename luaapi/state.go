@@ -91,6 +91,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerOutput(L)
 	patchStringFormat(L)
 	patchTableSort(L)
+	registerMath(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	if err := L.PCall(0, 0, nil); err != nil {
