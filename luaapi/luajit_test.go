@@ -70,6 +70,7 @@ func newLuaJITState(t testing.TB) *lua.LState {
 	registerFFI(L)
 	patchStringFormat(L)
 	patchTableSort(L)
+	registerTableExt(L)
 	registerMath(L)
 	if err := L.DoString(luajitHarness); err != nil {
 		t.Fatal(err)

@@ -91,6 +91,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerOutput(L)
 	patchStringFormat(L)
 	patchTableSort(L)
+	registerTableExt(L)
 	registerMath(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
