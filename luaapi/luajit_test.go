@@ -71,6 +71,7 @@ func newLuaJITState(t testing.TB) *lua.LState {
 	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
+	registerJIT(L)
 	registerMath(L)
 	if err := L.DoString(luajitHarness); err != nil {
 		t.Fatal(err)

@@ -92,6 +92,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
+	registerJIT(L)
 	registerMath(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
