@@ -42,7 +42,7 @@ func callName(L *lua.LState) string {
 }
 
 // argTypeName is LuaJIT's name for argument n's type: "no value" past the
-// last argument.
+// last argument, "cdata" for ffi values.
 func argTypeName(L *lua.LState, n int) string {
 	if n > L.GetTop() {
 		return "no value"
@@ -52,6 +52,9 @@ func argTypeName(L *lua.LState, n int) string {
 
 // luaTypeName is type(v) as LuaJIT answers it.
 func luaTypeName(v lua.LValue) string {
+	if ud, ok := v.(*lua.LUserData); ok && isFFIValue(ud) {
+		return "cdata"
+	}
 	return v.Type().String()
 }
 

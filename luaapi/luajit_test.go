@@ -73,6 +73,7 @@ func newLuaJITState(t testing.TB) *lua.LState {
 	registerTableExt(L)
 	registerJIT(L)
 	registerMath(L)
+	registerCdata(L)
 	if err := L.DoString(luajitHarness); err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,7 @@ func TestMathRandom(t *testing.T) {
 		{"math.random(nil)", "error: bad argument #1 to 'random' (number expected, got nil)"},
 		{"math.random(1, nil)", "error: bad argument #2 to 'random' (number expected, got nil)"},
 		{"math.random(1, {})", "error: bad argument #2 to 'random' (number expected, got table)"},
+		{"math.random(LL\"5\")", "error: bad argument #1 to 'random' (number expected, got cdata)"},
 		{"math.randomseed()", "error: bad argument #1 to 'randomseed' (number expected, got no value)"},
 		{"math.randomseed(\"x\")", "error: bad argument #1 to 'randomseed' (number expected, got string)"},
 		{"math.randomseed({})", "error: bad argument #1 to 'randomseed' (number expected, got table)"},

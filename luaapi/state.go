@@ -94,6 +94,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerTableExt(L)
 	registerJIT(L)
 	registerMath(L)
+	registerCdata(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	if err := L.PCall(0, 0, nil); err != nil {

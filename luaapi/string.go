@@ -12,8 +12,9 @@ import (
 
 // patchStringFormat replaces gopher-lua's string.format, which hands the
 // arguments to Go's fmt (printing "%!d(float64=...)" for some and taking
-// Go's verbs), with LuaJIT 2.1's: C's conversions and flags, integers
-// converted as LuaJIT converts a double (%d of 2^63 is -9223372036854775808), inf and nan spelt as C,
+// Go's verbs), with LuaJIT 2.1's: C's conversions and flags, 64-bit
+// integer cdata for %d/%u/%x/%o, integers converted as LuaJIT converts a
+// double (%d of 2^63 is -9223372036854775808), inf and nan spelt as C,
 // ties rounded away from zero (%.0f of 2.5 is 3), and LuaJIT's errors.
 func patchStringFormat(L *lua.LState) {
 	if str, ok := L.GetGlobal("string").(*lua.LTable); ok {
@@ -140,6 +141,9 @@ func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
 	v := L.Get(arg)
 	switch sp.conv {
 	case 'd', 'i':
+		if cd := int64Cdata(v); cd != nil {
+			return appendInt(out, sp, cd.bits, true)
+		}
 		n := checkNum(L, arg)
 		k := f2i64(n)
 		if sp == (spec{prec: -1, conv: sp.conv}) && k == int64(int32(k)) {
@@ -147,6 +151,9 @@ func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
 		}
 		return appendInt(out, sp, uint64(k), true)
 	case 'u', 'o', 'x', 'X':
+		if cd := int64Cdata(v); cd != nil {
+			return appendInt(out, sp, cd.bits, false)
+		}
 		n := checkNum(L, arg)
 		var k int64
 		if n >= 9223372036854775808.0 {
@@ -173,6 +180,17 @@ func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
 	default: // 'p'
 		return appendPointer(out, v)
 	}
+}
+
+// int64Cdata returns v's cdata when it is a 64-bit integer one, which %d,
+// %u, %x and %o print exactly.
+func int64Cdata(v lua.LValue) *cdata {
+	if ud, ok := v.(*lua.LUserData); ok {
+		if cd, ok := ud.Value.(*cdata); ok && cd.ct.kind == kindInt && cd.ct.size == 8 {
+			return cd
+		}
+	}
+	return nil
 }
 
 // formatString is the text %s and %q show for v: a number as tostring does

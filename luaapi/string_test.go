@@ -13,7 +13,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// TestStringFormat checks string.format: C's conversions as LuaJIT implements them, and its errors.
+// TestStringFormat checks string.format: C's conversions as LuaJIT implements them, 64-bit cdata, its errors.
 // The values come from luajit 2.1 (see luajit_test.go).
 func TestStringFormat(t *testing.T) {
 	runLuaJITCases(t, []luajitCase{
@@ -42,6 +42,20 @@ func TestStringFormat(t *testing.T) {
 		{"string.format(\"%u\", 2^63)", "\"9223372036854775808\""},
 		{"string.format(\"%u\", 2^64 + 2^12)", "\"4096\""},
 		{"string.format(\"%o\", -1)", "\"1777777777777777777777\""},
+		// 64-bit cdata print exactly
+		{"string.format(\"%d\", LL\"5\")", "\"5\""},
+		{"string.format(\"%d\", LL\"-9223372036854775808\")", "\"-9223372036854775808\""},
+		{"string.format(\"%x\", LL\"-1\")", "\"ffffffffffffffff\""},
+		{"string.format(\"%d\", ULL\"18446744073709551615\")", "\"-1\""},
+		{"string.format(\"%u\", LL\"-1\")", "\"18446744073709551615\""},
+		{"string.format(\"%05d\", LL\"42\")", "\"00042\""},
+		{"string.format(\"%i\", ULL\"42\")", "\"42\""},
+		{"string.format(\"%o\", LL\"8\")", "\"10\""},
+		{"string.format(\"%X\", ULL\"255\")", "\"FF\""},
+		{"string.format(\"%s\", LL\"5\")", "\"5LL\""},
+		{"string.format(\"%5.1f\", LL\"5\")", "error: bad argument #2 to 'format' (number expected, got cdata)"},
+		{"string.format(\"%c\", LL\"65\")", "error: bad argument #2 to 'format' (number expected, got cdata)"},
+		{"string.format(\"%d\", ffi.new(\"int\", 5))", "error: bad argument #2 to 'format' (number expected, got cdata)"},
 		// flags, width, precision
 		{"string.format(\"%5d|\", 42)", "\"   42|\""},
 		{"string.format(\"%-5d|\", 42)", "\"42   |\""},
