@@ -402,3 +402,37 @@ func TestOLTPHelperOverride(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
+
+// TestSQLParamCdata: a statement parameter takes a 64-bit cdata as the
+// reference's FFI buffers do, exactly beyond 2^53.
+func TestSQLParamCdata(t *testing.T) {
+	compiled := false
+	for _, f := range compiledDrivers() {
+		compiled = compiled || f.Name == "sqlite"
+	}
+	if !compiled {
+		t.Skip("the sqlite driver is not compiled in")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "cdata_param.lua")
+	src := `
+function event()
+  local con = sysbench.sql.driver():connect()
+  local st = con:prepare("SELECT ? + 0, ? * 2")
+  local big, d = st:bind_create(sysbench.sql.type.BIGINT), st:bind_create(sysbench.sql.type.DOUBLE)
+  st:bind_param(big, d)
+  big:set(ffi.new("int64_t", 2^53) + 1)
+  d:set(ffi.new("int", 21))
+  local row = st:execute():fetch_row()
+  print("LJSQL " .. row[1] .. " " .. row[2])
+  con:disconnect()
+end
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, script, "--db-driver=sqlite", "--sqlite-db="+filepath.Join(dir, "t.db"), "--events=1", "run")
+	if code != 0 || !strings.Contains(out, "LJSQL 9007199254740993 42") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

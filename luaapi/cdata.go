@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"sysbench-go/drivers"
 )
 
 // cdata is a scalar C value boxed for Lua, as LuaJIT's ffi makes them: the
@@ -38,6 +40,18 @@ func cdataOf(v lua.LValue) *cdata {
 		}
 	}
 	return nil
+}
+
+// setParamCdata sets a BIGINT or DOUBLE statement parameter to a cdata's
+// value (param:set(sysbench.rand.uniform_uint64()) as with the reference's
+// FFI buffers): a 64-bit integer exactly.
+func setParamCdata(p *sqlParam, cd *cdata) {
+	p.val.Null = false
+	if p.val.Type == drivers.TypeBigInt {
+		p.val.Int = int64(cd.as(ctInt64))
+	} else {
+		p.val.Float = cd.number()
+	}
 }
 
 func (cd *cdata) float() float64 { return math.Float64frombits(cd.bits) }

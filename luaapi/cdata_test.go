@@ -185,3 +185,18 @@ func TestCdataNumberComparisons(t *testing.T) {
 		}
 	}
 }
+
+// TestCdataArguments: sysbench.rand takes cdata where the reference's FFI
+// declarations (uint32_t parameters) convert them.
+func TestCdataArguments(t *testing.T) {
+	cases := []luajitCase{
+		{`sysbench.rand.uniform(ULL"7", LL"7")`, "7"},
+		{`sysbench.rand.uniform(ULL"4294967303", 7)`, "7"},
+		{`sysbench.rand.default(ffi.new("int", 3), 3)`, "3"},
+	}
+	for _, tc := range cases {
+		if got := evalCase(t, newLuaJITState(t), tc.expr); got != tc.want {
+			t.Errorf("%s = %s, want %s", tc.expr, got, tc.want)
+		}
+	}
+}
