@@ -71,6 +71,7 @@ func newLuaJITState(t testing.TB) *lua.LState {
 	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
+	registerBit(L)
 	registerJIT(L)
 	registerMath(L)
 	registerCdata(L)

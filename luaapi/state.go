@@ -92,6 +92,7 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
+	registerBit(L)
 	registerJIT(L)
 	registerMath(L)
 	registerCdata(L)
