@@ -11,10 +11,9 @@ import (
 // randAPI is sysbench.rand for one Lua state. The reference declares its
 // functions through LuaJIT's FFI with uint32_t parameters and results, so a
 // Lua number argument is truncated toward zero and taken modulo 2^32 (-5
-// becomes 4294967291) and results are numbers in [0, 2^32). One difference:
-// uniform_uint64 returns a uint64 cdata in LuaJIT ("123ULL" when printed,
-// exact to 64 bits); here it is a Lua number, exact only up to 2^53. sb_rnd
-// keeps its low 32 bits, which stay exact.
+// becomes 4294967291) and results are numbers in [0, 2^32), except
+// uniform_uint64's: a uint64_t cdata as in LuaJIT ("123ULL" when printed,
+// exact to 64 bits). sb_rnd keeps its low 32 bits as a number.
 type randAPI struct {
 	get func(L *lua.LState) *sbrand.Rand
 	buf []byte // reused by string and varstring; only the result is copied
@@ -66,9 +65,12 @@ func (api *randAPI) rand(L *lua.LState) *sbrand.Rand {
 }
 
 // checkUint32Arg converts argument n the way LuaJIT's FFI converts a number
-// for a uint32_t parameter: truncate toward zero; the sbrand functions then
-// reduce it modulo 2^32.
+// or a cdata for a uint32_t parameter: truncate toward zero; the sbrand
+// functions then reduce it modulo 2^32.
 func checkUint32Arg(L *lua.LState, n int) int64 {
+	if cd := cdataOf(L.Get(n)); cd != nil {
+		return int64(cd.as(ctInt64)) // a 64-bit cdata keeps its low 32 bits
+	}
 	f := float64(L.CheckNumber(n))
 	if !(f > -9.2e18 && f < 9.2e18) {
 		return 0 // NaN and infinities: as the x86-64 conversion's low bits
@@ -90,8 +92,7 @@ func (api *randAPI) unique(L *lua.LState) int {
 }
 
 func (api *randAPI) uniformUint64(L *lua.LState) int {
-	L.Push(lua.LNumber(api.rand(L).UniformUint64()))
-	return 1
+	return pushCdata(L, ctUint64, api.rand(L).UniformUint64())
 }
 
 func (api *randAPI) uniformDouble(L *lua.LState) int {

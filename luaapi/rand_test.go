@@ -68,7 +68,9 @@ func TestRandMatchesGo(t *testing.T) {
 		{"sysbench.rand.uniform(1.9, 1.9)", func(r *sbrand.Rand) lua.LValue { return lua.LNumber(1) }},
 		{"sysbench.rand.uniform('3', '3')", func(r *sbrand.Rand) lua.LValue { return lua.LNumber(3) }},
 		{"sysbench.rand.uniform_double()", func(r *sbrand.Rand) lua.LValue { return lua.LNumber(r.UniformDouble()) }},
-		{"sysbench.rand.uniform_uint64()", func(r *sbrand.Rand) lua.LValue { return lua.LNumber(r.UniformUint64()) }},
+		{"tostring(sysbench.rand.uniform_uint64())", func(r *sbrand.Rand) lua.LValue {
+			return lua.LString(strconv.FormatUint(r.UniformUint64(), 10) + "ULL")
+		}},
 		{"sysbench.rand.string('###-@@@-x')", func(r *sbrand.Rand) lua.LValue { return lua.LString(r.String(nil, []byte("###-@@@-x"))) }},
 		{"sysbench.rand.string('')", func(r *sbrand.Rand) lua.LValue { return lua.LString("") }},
 		{"sysbench.rand.varstring(3, 9)", func(r *sbrand.Rand) lua.LValue { return lua.LString(r.VarString(nil, 3, 9)) }},
@@ -253,6 +255,7 @@ local function draws()
     out[#out+1] = string.format("%d", sb_rand_special(0, 9))
     out[#out+1] = sb_rand_str("###")
     out[#out+1] = string.format("%d", sb_rnd())
+    out[#out+1] = tostring(sysbench.rand.uniform_uint64())
   end
   return table.concat(out, "\n") .. "\n"
 end

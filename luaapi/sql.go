@@ -898,6 +898,10 @@ func setParam(L *lua.LState, p *sqlParam, n int) {
 		return
 	}
 	if p.val.Type == drivers.TypeBigInt || p.val.Type == drivers.TypeDouble {
+		if cd := cdataOf(v); cd != nil {
+			setParamCdata(p, cd)
+			return
+		}
 		setParamNumber(p, float64(L.CheckNumber(n)))
 		return
 	}

@@ -93,6 +93,11 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerOutput(L)
 	patchStringFormat(L)
 	patchTableSort(L)
+	registerTableExt(L)
+	registerBit(L)
+	registerJIT(L)
+	registerMath(L)
+	registerCdata(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	if err := L.PCall(0, 0, nil); err != nil {
@@ -166,56 +171,6 @@ func registerOutput(L *lua.LState) {
 			return 0
 		}))
 	}
-}
-
-// patchStringFormat makes string.format accept C's %u and %i, which
-// LuaJIT (and so sysbench's own scripts) take and gopher-lua does not.
-func patchStringFormat(L *lua.LState) {
-	str, ok := L.GetGlobal("string").(*lua.LTable)
-	if !ok {
-		return
-	}
-	orig, ok := str.RawGetString("format").(*lua.LFunction)
-	if !ok {
-		return
-	}
-	str.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
-		f := L.CheckString(1)
-		if nf, changed := cFormat(f); changed {
-			L.Replace(1, lua.LString(nf))
-		}
-		L.Insert(orig, 1)
-		L.Call(L.GetTop()-1, lua.MultRet)
-		return L.GetTop()
-	}))
-}
-
-// cFormat rewrites %u and %i conversions to %d.
-func cFormat(f string) (string, bool) {
-	if !strings.ContainsAny(f, "ui") {
-		return f, false
-	}
-	b := []byte(f)
-	changed := false
-	for i := 0; i < len(b); i++ {
-		if b[i] != '%' {
-			continue
-		}
-		j := i + 1
-		if j < len(b) && b[j] == '%' {
-			i = j
-			continue
-		}
-		for j < len(b) && strings.IndexByte("-+ #0123456789.lh", b[j]) >= 0 {
-			j++
-		}
-		if j < len(b) && (b[j] == 'u' || b[j] == 'i') {
-			b[j] = 'd'
-			changed = true
-		}
-		i = j
-	}
-	return string(b), changed
 }
 
 // Tables are made with CreateTable and the number of entries they will
