@@ -52,8 +52,16 @@ func argTypeName(L *lua.LState, n int) string {
 
 // luaTypeName is type(v) as LuaJIT answers it.
 func luaTypeName(v lua.LValue) string {
-	if ud, ok := v.(*lua.LUserData); ok && isFFIValue(ud) {
-		return "cdata"
+	if ud, ok := v.(*lua.LUserData); ok {
+		if isFFIValue(ud) {
+			return "cdata"
+		}
+		// The reference's SQL objects are ffi structs too (inspect() then
+		// prints an error descriptor's connection as <sql_connection>).
+		switch ud.Value.(type) {
+		case *sqlDriver, *sqlConn, *sqlStmt, *sqlResult:
+			return "cdata"
+		}
 	}
 	return v.Type().String()
 }

@@ -273,35 +273,6 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 	sql.RawSetString("driver", L.NewFunction(sqlDriverNew))
 	sb.RawSetString("sql", sql)
 	registerLegacyDB(L, sb)
-	patchType(L)
-}
-
-// patchType makes type() say "cdata" for the SQL API's drivers,
-// connections, statements and results, as LuaJIT does for the reference's
-// ffi objects; inspect() then prints them with their __tostring
-// (connection = <sql_connection> in an error descriptor). Anything else
-// goes to the type() there was before.
-func patchType(L *lua.LState) {
-	prev, ok := L.GetGlobal("type").(*lua.LFunction)
-	if !ok {
-		return
-	}
-	var cdata lua.LValue = lua.LString("cdata")
-	L.SetGlobal("type", L.NewFunction(func(L *lua.LState) int {
-		if ud, ok := L.Get(1).(*lua.LUserData); ok {
-			switch ud.Value.(type) {
-			case *sqlDriver, *sqlConn, *sqlStmt, *sqlResult:
-				L.Push(cdata)
-				return 1
-			}
-		}
-		if prev.IsG {
-			return prev.GFunction(L)
-		}
-		L.Insert(prev, 1)
-		L.Call(L.GetTop()-1, 1)
-		return 1
-	}))
 }
 
 // newUDType creates the metatable of userdata type name: __index is its
