@@ -61,6 +61,7 @@ type runState struct {
 	ctx      context.Context // Run's: ends on SIGINT
 	log      *logging.Logger
 	out      io.Writer // the NOTICE level: header and reports
+	stamped  io.Writer // the NOTICE level: intermediate reports
 	test     Test
 	base     time.Time
 	startNS  int64 // run start (after warm-up when statistics begin)
@@ -147,7 +148,8 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 		cfg.Threads = 1
 	}
 	out := log.Writer(logging.Notice)
-	r := &runState{cfg: cfg, log: log, out: out, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	r := &runState{cfg: cfg, log: log, out: out, stamped: log.Stamped(logging.Notice), test: t,
+		base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
 
 	if eo, ok := t.(EventsOverrider); ok {
 		if n, ok := eo.EventsOverride(); ok {
@@ -517,8 +519,8 @@ func (r *runState) intermediate() {
 
 	r.outMu.Lock()
 	defer r.outMu.Unlock()
-	if !r.test.ReportIntermediate(r.out, s) {
-		WriteIntermediateDefault(r.out, s, r.rate != nil)
+	if !r.test.ReportIntermediate(r.stamped, s) {
+		WriteIntermediateDefault(r.stamped, s, r.rate != nil)
 	}
 }
 

@@ -105,15 +105,6 @@ func (l *Logger) Infof(format string, args ...any) { l.Printf(Info, format, args
 // Debugf logs a DEBUG message.
 func (l *Logger) Debugf(format string, args ...any) { l.Printf(Debug, format, args...) }
 
-// Timestampf logs a message prefixed "[ Ns ] ", as intermediate reports
-// are; such messages are never taken for duplicates.
-func (l *Logger) Timestampf(v Level, seconds float64, format string, args ...any) {
-	if !l.Enabled(v) {
-		return
-	}
-	l.message(v, fmt.Sprintf("[ %.0fs ] ", seconds)+fmt.Sprintf(format, args...), false)
-}
-
 func (l *Logger) message(v Level, text string, dedup bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -136,28 +127,52 @@ func (l *Logger) flushRepeats() {
 }
 
 // Out is the output itself, whatever the verbosity: what scripts print.
+// It takes no part in the duplicate check.
 func (l *Logger) Out() io.Writer {
 	if l == nil {
 		return io.Discard
 	}
-	return rawWriter{l}
+	return rawWriter{l: l}
 }
 
-// Writer returns a writer for text blocks of level v (a report): the
-// output when v is enabled, io.Discard otherwise. Blocks are not
-// messages: they take no prefix and no part in the duplicate check.
+// Writer returns a writer for text blocks of level v (the header, a
+// report): the output when v is enabled, io.Discard otherwise. A block
+// takes no prefix; as a run of messages in the reference, it ends a run
+// of repeated messages (the count is printed before it) and is not
+// repeated itself.
 func (l *Logger) Writer(v Level) io.Writer {
 	if !l.Enabled(v) {
 		return io.Discard
 	}
-	return rawWriter{l}
+	return rawWriter{l: l, block: true}
 }
 
-type rawWriter struct{ l *Logger }
+// Stamped returns a writer for lines of level v that the reference logs
+// with a timestamp (intermediate reports): they take no part in the
+// duplicate check at all.
+func (l *Logger) Stamped(v Level) io.Writer {
+	if !l.Enabled(v) {
+		return io.Discard
+	}
+	return rawWriter{l: l}
+}
+
+type rawWriter struct {
+	l     *Logger
+	block bool
+}
+
+// noMessage is never a message's text: after a block, no message is a
+// repeat.
+const noMessage = "\x00block"
 
 func (w rawWriter) Write(p []byte) (int, error) {
 	w.l.mu.Lock()
 	defer w.l.mu.Unlock()
+	if w.block && len(p) > 0 {
+		w.l.flushRepeats()
+		w.l.last = noMessage
+	}
 	return w.l.out.Write(p)
 }
 

@@ -70,18 +70,23 @@ func TestWriteTakesReferenceLines(t *testing.T) {
 	}
 }
 
-// TestBlocksAndScriptOutput: a report block shows only at its level and
-// takes no part in the duplicate check; script output always shows.
+// TestBlocksAndScriptOutput: a block shows only at its level, prints a
+// pending repeat count first and ends the run of repeats; timestamped
+// lines and script output leave the duplicate check alone.
 func TestBlocksAndScriptOutput(t *testing.T) {
 	var b bytes.Buffer
-	l := New(&b, Warning)
-	l.Warnf("w")
-	fmt.Fprint(l.Writer(Notice), "report\n")
+	l := New(&b, Notice)
+	l.Alertf("a")
+	l.Alertf("a")
 	fmt.Fprint(l.Out(), "printed\n")
-	l.Warnf("w")
-	l.Timestampf(Warning, 2, "tick")
-	l.Timestampf(Warning, 2, "tick")
-	if want := "WARNING: w\nprinted\nWARNING: [ 2s ] tick\nWARNING: [ 2s ] tick\n"; b.String() != want {
+	fmt.Fprint(l.Stamped(Notice), "[ 1s ] tick\n")
+	l.Alertf("a")
+	fmt.Fprint(l.Writer(Notice), "report\n")
+	l.Alertf("a")
+	fmt.Fprint(l.Writer(Info), "hidden block\n")
+	l.Alertf("a")
+	want := "ALERT: a\nprinted\n[ 1s ] tick\n(last message repeated 2 times)\nreport\nALERT: a\n"
+	if b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	var nilLog *Logger
