@@ -172,10 +172,7 @@ func TestSyntaxErrorsAsReference(t *testing.T) {
 		{"function event()\n  goto done\nend\n", "FATAL: SCRIPT:2: undefined label 'done'"},
 		{"x = 0x\n", "FATAL: SCRIPT:1: malformed number near '0x'"},
 	}
-	ref, err := exec.LookPath("sysbench")
-	if err != nil {
-		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference to compare with")
-	}
+	ref := testenv.Tool(t, "sysbench", "apt-get install sysbench")
 	dir := t.TempDir()
 	for i, s := range scripts {
 		path := filepath.Join(dir, fmt.Sprintf("s%d.lua", i))

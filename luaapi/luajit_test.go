@@ -67,14 +67,7 @@ func newLuaJITState(t testing.TB) *lua.LState {
 	L.SetGlobal("sysbench", sb)
 	r := sbrand.NewThread(1, 0)
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return r })
-	registerFFI(L)
-	patchStringFormat(L)
-	patchTableSort(L)
-	registerTableExt(L)
-	registerBit(L)
-	registerJIT(L)
-	registerMath(L)
-	registerCdata(L)
+	openLuaJITLibs(L)
 	if err := L.DoString(luajitHarness); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"sysbench-go/internal/testenv"
 	"sysbench-go/sbrand"
 )
 
@@ -270,13 +271,7 @@ return draws
 // TestRandAgainstReference runs the same Lua against sysbench 1.0.20 and
 // against this binding with the same --rand-seed; the outputs must be equal.
 func TestRandAgainstReference(t *testing.T) {
-	bin, err := exec.LookPath("sysbench")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("reference sysbench not installed (CI=true): %v", err)
-		}
-		t.Skip("reference sysbench 1.0.20 not installed; differential check skipped")
-	}
+	bin := testenv.Tool(t, "sysbench", "apt-get install sysbench")
 	for _, tc := range []struct {
 		seed    int64
 		randArg string

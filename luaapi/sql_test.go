@@ -2,7 +2,6 @@ package luaapi
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -35,7 +34,7 @@ func TestSQLMisuse(t *testing.T) {
 			}
 			got := runSQLScript(t, s, "testdata/sql_misuse.lua")
 			if w := strings.ReplaceAll(string(want), "{db}", s.DB); got != w {
-				t.Errorf("output differs from sysbench 1.0.20's\n%s", lineDiff(w, got))
+				t.Errorf("output differs from sysbench 1.0.20's\n%s", testenv.LineDiff(w, got))
 			}
 		})
 	}
@@ -75,22 +74,4 @@ func runSQLScript(t *testing.T, s testenv.Server, script string) string {
 	}
 	env.closeDrivers()
 	return out.String()
-}
-
-// lineDiff shows the first line where got and want part.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
-		}
-	}
-	return "(the same lines)"
 }

@@ -89,15 +89,8 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 	registerHistogram(L, sb)
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
-	registerFFI(L)
 	registerOutput(L)
-	patchStringFormat(L)
-	patchTableSort(L)
-	registerTableExt(L)
-	registerBit(L)
-	registerJIT(L)
-	registerMath(L)
-	registerCdata(L)
+	openLuaJITLibs(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
 	if err := L.PCall(0, 0, nil); err != nil {
@@ -113,6 +106,19 @@ func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtim
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
+}
+
+// openLuaJITLibs adds what LuaJIT 2.1 has beyond Lua 5.1 (and its own
+// string.format and table.sort), for scripts written for it.
+func openLuaJITLibs(L *lua.LState) {
+	registerFFI(L)
+	patchStringFormat(L)
+	patchTableSort(L)
+	registerTableExt(L)
+	registerBit(L)
+	registerJIT(L)
+	registerMath(L)
+	registerCdata(L)
 }
 
 // openLibs opens Lua 5.1's standard libraries; gopher-lua's own channel

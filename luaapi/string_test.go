@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"sysbench-go/internal/testenv"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -238,13 +240,7 @@ func TestStringFormat(t *testing.T) {
 // (conversion, number) pairs with luajit and with ours: rounding of ties,
 // %g's choice of form, widths and flags over numbers of every magnitude.
 func TestStringFormatAgainstLuaJIT(t *testing.T) {
-	bin, err := exec.LookPath("luajit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("luajit not installed (CI=true): %v", err)
-		}
-		t.Skip("luajit not installed")
-	}
+	bin := testenv.Tool(t, "luajit", "apt-get install luajit")
 	rng := rand.New(rand.NewPCG(1, 2))
 	var in strings.Builder
 	type pair struct{ format, value string }

@@ -1,16 +1,11 @@
 package luaapi
 
 import (
-	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
-
-	"sysbench-go/options"
 )
 
 // newSortState returns a plain Lua state with our table.sort.
@@ -182,22 +177,12 @@ func itoa(n int) string { return lua.LNumber(n).String() }
 // script's main chunk.
 func TestScriptStateHasTableSort(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "sorts.lua")
-	src := `local t = {}
+	runScriptIn(t, dir, `local t = {}
 for i = 1, 8 do t[i] = 9 - i end
 for j = 4, 8 do t[j] = nil end
 table.sort(t)
 assert(#t == 3 and t[1] == 6 and t[2] == 7 and t[3] == 8)
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	s, err := Load(&Env{Values: options.NewValues(), Out: &out, Threads: 1}, path)
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	s.Close()
+`)
 }
 
 func BenchmarkTableSort(b *testing.B) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"sysbench-go/internal/testenv"
 )
 
 // Differential checks against the real sysbench 1.0.20 binary. Without it
@@ -41,14 +43,7 @@ end
 
 func sysbenchPath(t testing.TB) string {
 	t.Helper()
-	p, err := exec.LookPath("sysbench")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("reference sysbench not installed (CI=true): %v", err)
-		}
-		t.Skip("reference sysbench 1.0.20 not installed; differential check skipped")
-	}
-	return p
+	return testenv.Tool(t, "sysbench", "apt-get install sysbench")
 }
 
 type refCase struct {

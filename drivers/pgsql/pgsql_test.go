@@ -115,11 +115,7 @@ func TestOptions(t *testing.T) {
 	}
 	// The reference's block of --help, byte for byte (recorded).
 	block := "pgsql options:\n" + options.FormatReferenceHelp(Factory.Options) + "\n"
-	ref, err := os.ReadFile("../../testdata/reference/sysbench-1.0.20/help.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(ref), "\n"+block) {
+	if !strings.Contains(testenv.ReferenceHelp(t, "../.."), "\n"+block) {
 		t.Errorf("our pgsql options block is not the reference's:\n%s", block)
 	}
 	if Factory.Name != "pgsql" || Factory.Description != "PostgreSQL driver" {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"sysbench-go/internal/testenv"
 )
 
 // luajitProbe loads chunks given as "<length>\n<bytes>" records and answers
@@ -49,10 +51,7 @@ func luajitRun(t testing.TB, sources []string) []string {
 
 func luajit(t testing.TB, sources []string, mode string) []string {
 	t.Helper()
-	bin, err := exec.LookPath("luajit")
-	if err != nil {
-		t.Skip("luajit not installed (apt-get install luajit): comparison with LuaJIT skipped")
-	}
+	bin := testenv.Tool(t, "luajit", "apt-get install luajit")
 	dir := t.TempDir()
 	var in bytes.Buffer
 	for _, s := range sources {

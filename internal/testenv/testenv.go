@@ -18,6 +18,8 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -222,4 +224,46 @@ func Rows(r drivers.Result) [][]string {
 		out = append(out, row)
 	}
 	return out
+}
+
+// Tool returns the path of a program the test compares with (luajit, the
+// reference sysbench); without it the test is Unavailable (skipped, or
+// failed under CI=true, where .ci/run installs them).
+func Tool(t testing.TB, name, install string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Unavailable(t, fmt.Sprintf("%s is not installed (%s; .ci/run installs it): comparison skipped", name, install))
+	}
+	return p
+}
+
+// LineDiff shows the first line where got and want part, for a failure
+// message comparing long outputs.
+func LineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
+		}
+	}
+	return "(no difference)"
+}
+
+// ReferenceHelp returns sysbench 1.0.20's --help as recorded in the
+// repository's testdata (root is the path to the repository root).
+func ReferenceHelp(t testing.TB, root string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "testdata", "reference", "sysbench-1.0.20", "help.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
