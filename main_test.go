@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -627,5 +628,29 @@ func TestBannerShape(t *testing.T) {
 	out, _ = runCLI(t, "--events=1", "--cpu-max-prime=10", "cpu", "run")
 	if line, _, _ := strings.Cut(out, "\n"); !re.MatchString(line+"\n") || strings.Contains(line, ",") {
 		t.Errorf("banner = %q", line)
+	}
+}
+
+// TestCommandDispatchOrder: a command in sysbench.cmdline.commands wins
+// over a global function of the same name (prepare here); a parallel one
+// runs once per --threads, read when the command starts.
+func TestCommandDispatchOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dispatch.lua")
+	src := `function prepare() print("global prepare") end
+function cmd_prepare() print("command prepare " .. sysbench.tid) end
+sysbench.cmdline.commands = { prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_COMMAND} }
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, "--verbosity=0", "--threads=3", path, "prepare")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	sort.Strings(lines)
+	if code != 0 || strings.Join(lines, "|") != "command prepare 0|command prepare 1|command prepare 2" {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+	out, code = runCLI(t, "--verbosity=0", path, "prepare")
+	if code != 0 || out != "command prepare 0\n" {
+		t.Errorf("one thread: exit %d, output %q", code, out)
 	}
 }
