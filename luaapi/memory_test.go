@@ -50,7 +50,7 @@ func TestWorkerStateMemory(t *testing.T) {
 // loadDryRun loads a bundled script for a run of threads workers on the
 // MySQL dry-run driver, its options at their defaults. It is closed when
 // the test ends.
-func loadDryRun(t *testing.T, name string, threads int) *Script {
+func loadDryRun(t testing.TB, name string, threads int) *Script {
 	t.Helper()
 	values := options.NewValues()
 	env := &Env{

@@ -68,10 +68,15 @@ func (api *randAPI) rand(L *lua.LState) *sbrand.Rand {
 // or a cdata for a uint32_t parameter: truncate toward zero; the sbrand
 // functions then reduce it modulo 2^32.
 func checkUint32Arg(L *lua.LState, n int) int64 {
-	if cd := cdataOf(L.Get(n)); cd != nil {
-		return int64(cd.as(ctInt64)) // a 64-bit cdata keeps its low 32 bits
+	v := L.Get(n)
+	num, ok := v.(lua.LNumber) // the common case first: this is per query
+	if !ok {
+		if cd := cdataOf(v); cd != nil {
+			return int64(cd.as(ctInt64)) // a 64-bit cdata keeps its low 32 bits
+		}
+		num = L.CheckNumber(n)
 	}
-	f := float64(L.CheckNumber(n))
+	f := float64(num)
 	if !(f > -9.2e18 && f < 9.2e18) {
 		return 0 // NaN and infinities: as the x86-64 conversion's low bits
 	}

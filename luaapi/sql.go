@@ -869,6 +869,10 @@ func setParam(L *lua.LState, p *sqlParam, n int) {
 		return
 	}
 	if p.val.Type == drivers.TypeBigInt || p.val.Type == drivers.TypeDouble {
+		if f, ok := v.(lua.LNumber); ok { // the common case: per query
+			setParamNumber(p, float64(f))
+			return
+		}
 		if cd := cdataOf(v); cd != nil {
 			setParamCdata(p, cd)
 			return
