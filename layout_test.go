@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"sysbench-go/internal/testenv"
+)
+
+// TestImportDirection keeps the data flowing one way (docs: STYLE): the
+// engine knows no Lua and no driver, drivers know neither the engine nor
+// Lua, the parser is gopher-lua's AST and nothing of ours, and the leaf
+// packages import nothing of the project.
+func TestImportDirection(t *testing.T) {
+	goBin := testenv.Tool(t, "go", "the Go toolchain")
+	rules := []struct {
+		pkg       string
+		forbidden []string // import path prefixes
+	}{
+		{"./logging", []string{"sysbench-go/"}},
+		{"./options", []string{"sysbench-go/"}},
+		{"./sbrand", []string{"sysbench-go/"}},
+		{"./internal/luaparse", []string{"sysbench-go/"}},
+		{"./engine", []string{"sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
+		{"./drivers/...", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
+		{"./builtin", []string{"sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "github.com/yuin/gopher-lua"}},
+		{"./luaapi", []string{"sysbench-go/builtin"}},
+	}
+	for _, r := range rules {
+		out, err := exec.Command(goBin, "list", "-deps", r.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", r.pkg, err)
+		}
+		self := strings.TrimPrefix(strings.TrimSuffix(r.pkg, "/..."), "./")
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == "sysbench-go/"+self || strings.HasPrefix(dep, "sysbench-go/"+self+"/") {
+				continue
+			}
+			for _, f := range r.forbidden {
+				if dep == f || strings.HasPrefix(dep, strings.TrimSuffix(f, "/")+"/") || (strings.HasSuffix(f, "/") && strings.HasPrefix(dep, f)) {
+					t.Errorf("%s depends on %s", r.pkg, dep)
+				}
+			}
+		}
+	}
+}
