@@ -12,7 +12,6 @@ package logging
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -55,7 +54,6 @@ type Logger struct {
 	level   atomic.Int32
 	last    string // the last message, for the duplicate check
 	repeats int
-	partial []byte // Write: a line not yet terminated
 }
 
 // New returns a logger writing to out.
@@ -174,47 +172,6 @@ func (w rawWriter) Write(p []byte) (int, error) {
 		w.l.last = noMessage
 	}
 	return w.l.out.Write(p)
-}
-
-// Write takes lines already worded as the reference logs them
-// ("FATAL: ...\n", "ALERT: ...\n", "WARNING: ...\n", "DEBUG: ...\n", or a
-// NOTICE line without prefix) from code that formats its own lines (the
-// drivers): each complete line is logged at the level its prefix names.
-func (l *Logger) Write(p []byte) (int, error) {
-	n := len(p)
-	l.mu.Lock()
-	buf := append(l.partial, p...)
-	l.partial = nil
-	var lines []string
-	for {
-		i := strings.IndexByte(string(buf), '\n')
-		if i < 0 {
-			break
-		}
-		lines = append(lines, string(buf[:i]))
-		buf = buf[i+1:]
-	}
-	if len(buf) > 0 {
-		l.partial = append([]byte(nil), buf...)
-	}
-	l.mu.Unlock()
-	for _, line := range lines {
-		v, text := ParseLine(line)
-		if l.Enabled(v) {
-			l.message(v, text, true)
-		}
-	}
-	return n, nil
-}
-
-// ParseLine splits a reference-style log line into its level and text.
-func ParseLine(line string) (Level, string) {
-	for _, v := range []Level{Fatal, Alert, Warning, Debug} {
-		if p := v.prefix(); strings.HasPrefix(line, p) {
-			return v, line[len(p):]
-		}
-	}
-	return Notice, line
 }
 
 // OrDiscard returns l, or a logger that prints nothing when l is nil.

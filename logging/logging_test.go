@@ -57,19 +57,6 @@ func TestLevelsPrefixesAndRepeats(t *testing.T) {
 	}
 }
 
-// TestWriteTakesReferenceLines: lines written whole or in pieces are
-// logged at the level their prefix names, in the duplicate check too.
-func TestWriteTakesReferenceLines(t *testing.T) {
-	var b bytes.Buffer
-	l := New(&b, Notice)
-	fmt.Fprint(l, "FATAL: one\nFAT")
-	fmt.Fprint(l, "AL: one\nDEBUG: hidden\nplain\n")
-	l.Fatalf("end")
-	if want := "FATAL: one\n(last message repeated 1 times)\nplain\nFATAL: end\n"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
-	}
-}
-
 // TestBlocksAndScriptOutput: a block shows only at its level, prints a
 // pending repeat count first and ends the run of repeats; timestamped
 // lines and script output leave the duplicate check alone.
@@ -107,7 +94,7 @@ func TestConcurrent(t *testing.T) {
 			defer wg.Done()
 			for j := 0; j < 100; j++ {
 				l.Alertf("worker %d message %d", i, j)
-				fmt.Fprintf(l, "FATAL: worker %d line %d\n", i, j)
+				l.Fatalf("worker %d line %d", i, j)
 			}
 		}(i)
 	}
