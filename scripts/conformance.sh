@@ -36,9 +36,10 @@ src=${1:-${SYSBENCH_SRC:-}}
 	echo "usage: $0 SYSBENCH_SRC [test ...]  (SYSBENCH_SRC: a checkout of sysbench 1.0.20)" >&2
 	exit 2
 }
-shift || true
+[ $# -gt 0 ] && shift
+given=$src
 src=$(cd "$src" 2>/dev/null && pwd) || {
-	echo "conformance.sh: no such directory: ${1:-$SYSBENCH_SRC}" >&2
+	echo "conformance.sh: no such directory: $given" >&2
 	exit 2
 }
 [ -d "$src/tests/t" ] && [ -d "$src/src/lua" ] || {
