@@ -236,8 +236,8 @@ func (p *program) main(args []string) int {
 		fmt.Fprintln(p.log.Out(), versionString())
 		return 0
 	}
-	if code, ok := p.configure(inv); !ok {
-		return code
+	if !p.configure(inv) {
+		return 1
 	}
 	p.log.Noticef("%s\n", versionString())
 	if values.String("db-driver") == "help" {
@@ -260,14 +260,8 @@ func (p *program) main(args []string) int {
 // returns nil and the exit code when an option is invalid.
 func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
 	declared := allDeclared(p.drivers, p.tests)
-	known := map[string]options.Option{}
 	values := options.NewValues()
-	for _, o := range declared {
-		known[options.Canonical(o.Name)] = o
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
+	known := declare(values, declared)
 	var all []givenOption
 	for i, o := range cl.opts {
 		if options.Canonical(o[0]) == "config_file" {
@@ -306,10 +300,23 @@ func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
 	return inv, 0
 }
 
+// declare gives the options their defaults in values and returns them by
+// canonical name, for the options given on the command line to be set.
+func declare(values *options.Values, opts []options.Option) map[string]options.Option {
+	byName := make(map[string]options.Option, len(opts))
+	for _, o := range opts {
+		byName[options.Canonical(o.Name)] = o
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	return byName
+}
+
 // configure validates the general settings and sets the verbosity. As in
 // the reference, its messages come before the banner and show at any
 // verbosity.
-func (p *program) configure(inv *invocation) (int, bool) {
+func (p *program) configure(inv *invocation) bool {
 	out := p.log.Out()
 	warn := func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }
 	cfg, err := buildConfig(inv.values, warn)
@@ -324,14 +331,14 @@ func (p *program) configure(inv *invocation) (int, bool) {
 	switch {
 	case errors.As(err, &plain):
 		fmt.Fprintf(out, "%s\n", plain.msg)
-		return 1, false
+		return false
 	case err != nil:
 		p.log.Fatalf("%v", err)
-		return 1, false
+		return false
 	}
 	p.log.SetLevel(level)
 	inv.cfg = cfg
-	return 0, true
+	return true
 }
 
 // runBuiltin runs a compiled-in test (cpu, fileio, ...).
@@ -341,13 +348,7 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
 		return 1
 	}
-	bk := map[string]options.Option{}
-	for _, o := range b.Options {
-		bk[options.Canonical(o.Name)] = o
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
+	bk := declare(values, b.Options)
 	for _, g := range inv.unknown {
 		o, ok := bk[options.Canonical(g.name)]
 		if !ok || setValue(values, o, g.val, g.bare) != nil {
@@ -371,13 +372,14 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 	return p.runCommand(t, cl.command, cfg)
 }
 
-// scriptEnv is what every Lua state of the run shares.
-func (p *program) scriptEnv(inv *invocation) (*luaapi.Env, int, bool) {
+// scriptEnv is what every Lua state of the run shares; nil after a FATAL
+// line.
+func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 	cfg, values := inv.cfg, inv.values
 	mode, err := psMode(values)
 	if err != nil {
 		p.log.Fatalf("%v", err)
-		return nil, 1, false
+		return nil
 	}
 	env := &luaapi.Env{
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
@@ -391,15 +393,15 @@ func (p *program) scriptEnv(inv *invocation) (*luaapi.Env, int, bool) {
 		Declared: inv.declared, Ctx: p.ctx,
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
-	return env, 0, true
+	return env
 }
 
 // runStdinScript reads a script from standard input and runs its body, as
 // the reference does when no test name is given (or "-"); no command runs.
 func (p *program) runStdinScript(inv *invocation) int {
-	env, code, ok := p.scriptEnv(inv)
-	if !ok {
-		return code
+	env := p.scriptEnv(inv)
+	if env == nil {
+		return 1
 	}
 	env.Command = ""
 	if f, ok := p.stdin.(*os.File); ok && isTerminal(f) {
@@ -418,9 +420,9 @@ func (p *program) runStdinScript(inv *invocation) int {
 // command.
 func (p *program) runScript(inv *invocation) int {
 	cl, values, cfg := inv.cl, inv.values, inv.cfg
-	env, code, ok := p.scriptEnv(inv)
-	if !ok {
-		return code
+	env := p.scriptEnv(inv)
+	if env == nil {
+		return 1
 	}
 	for _, f := range p.drivers {
 		if f.Name == env.DriverName && f.BlockingIO != nil {
@@ -433,13 +435,7 @@ func (p *program) runScript(inv *invocation) int {
 		return 1
 	}
 	defer s.Close()
-	sk := map[string]options.Option{}
-	for _, o := range s.Options() {
-		sk[options.Canonical(o.Name)] = o
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
+	sk := declare(values, s.Options())
 	for _, g := range inv.unknown {
 		o, ok := sk[options.Canonical(g.name)]
 		if !ok {

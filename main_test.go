@@ -331,7 +331,7 @@ func FuzzParseArgs(f *testing.F) {
 			log: logging.New(&out, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests()}
 		accepted := false
 		if inv, _ := p.readGeneralOptions(cl); inv != nil {
-			_, accepted = p.configure(inv)
+			accepted = p.configure(inv)
 		}
 		var lines []string
 		for _, l := range strings.Split(out.String()+errb.String(), "\n") {

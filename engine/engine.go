@@ -356,7 +356,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 	log.Infof("Done.\n")
 	if rc, ok := t.(ReportsCloser); ok {
 		r.outMu.Lock()
-		rc.CloseReports(out)
+		rc.CloseReports()
 		r.outMu.Unlock()
 	}
 	// Beyond the reference: a failed run still prints what it measured.

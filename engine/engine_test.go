@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sysbench-go/logging"
-
 	"context"
 	"io"
 	"os"
@@ -11,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"unsafe"
+
+	"sysbench-go/logging"
 )
 
 // hookTest is the engine tests' Test: onNewWorker runs as each worker is

@@ -1,14 +1,14 @@
 package engine
 
 import (
-	"sysbench-go/logging"
-
 	"context"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
 	"testing"
+
+	"sysbench-go/logging"
 )
 
 func TestHistShards(t *testing.T) {

@@ -1,14 +1,14 @@
 package engine
 
 import (
-	"sysbench-go/logging"
-
 	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"sysbench-go/logging"
 )
 
 // Asking for the backlog draws arrivals ahead of the workers; they must

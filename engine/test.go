@@ -97,7 +97,8 @@ type EventsOverrider interface {
 }
 
 // ReportsCloser is implemented by tests whose intermediate reports need
-// closing before the final report (report_json's array).
+// closing before the final report (report_json's array, which the test
+// prints where its hooks print).
 type ReportsCloser interface {
-	CloseReports(w io.Writer)
+	CloseReports()
 }

@@ -4,7 +4,6 @@
 package luaapi
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -126,7 +125,7 @@ func Load(env *Env, testname string) (*Script, error) {
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
 			s.dir = filepath.Dir(testname)
-			p, err := compile(skipShebang(f), testname)
+			p, err := compile(f, testname)
 			if err != nil {
 				return nil, err
 			}
@@ -142,7 +141,7 @@ func Load(env *Env, testname string) (*Script, error) {
 				defer f.Close()
 				s.dir = filepath.Dir(path)
 				s.path = path
-				p, err := compile(skipShebang(f), path)
+				p, err := compile(f, path)
 				if err != nil {
 					return nil, err
 				}
@@ -171,7 +170,7 @@ const stdinChunk = "stdin"
 // main chunk. The script has no path (sysbench.cmdline.script_path is nil).
 func LoadReader(env *Env, r io.Reader) (*Script, error) {
 	s := &Script{env: env, name: stdinChunk, noPath: true}
-	p, err := compile(skipShebang(r), stdinChunk)
+	p, err := compile(r, stdinChunk)
 	if err != nil {
 		return nil, err
 	}
@@ -195,16 +194,6 @@ func (s *Script) start() (*Script, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// skipShebang drops a "#!" first line so scripts can be executable.
-func skipShebang(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
-	if b, err := br.Peek(2); err == nil && string(b) == "#!" {
-		line, _ := br.ReadString('\n')
-		return io.MultiReader(strings.NewReader("--"+strings.TrimPrefix(line, "#!")), br)
-	}
-	return br
 }
 
 // searchPath looks a module up in the working directory and LUA_PATH.
@@ -274,7 +263,7 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 		return nil, nil
 	}
 	defer f.Close()
-	p, err := compile(skipShebang(f), mod+".lua")
+	p, err := compile(f, mod+".lua")
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (s *Script) Done(ctx context.Context) error {
 // CloseReports ends the JSON arrays report_json opened in intermediate
 // and checkpoint reports, before the final report, as the reference's
 // reporting threads do when they exit.
-func (s *Script) CloseReports(io.Writer) {
+func (s *Script) CloseReports() {
 	s.reportMu.Lock()
 	defer s.reportMu.Unlock()
 	closeJSON(s.env.Out, &s.jsonOpen[reportIntermediate])

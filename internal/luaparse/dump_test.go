@@ -92,7 +92,7 @@ func gopherParse(src string) (chunk []ast.Stmt, err error) {
 		}
 	}()
 	if strings.HasPrefix(src, "#") {
-		src = "--" + src[1:] // as luaapi's skipShebang hands it over
+		src = "--" + src[1:] // gopher-lua has no "#" first line; a comment keeps the lines
 	}
 	return gluaparse.Parse(strings.NewReader(src), "x.lua")
 }
