@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 
+	"sysbench-go/internal/luaparse"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -54,7 +56,7 @@ func checkBitArg(L *lua.LState, n int) bitArg {
 	case lua.LNumber:
 		return bitArg{v: uint64(uint32(tobit32(float64(v))))}
 	case lua.LString:
-		if f, ok := parseLuaNumber(string(v)); ok {
+		if f, ok := luaparse.Number(string(v)); ok {
 			return bitArg{v: uint64(uint32(tobit32(f)))}
 		}
 	case *lua.LUserData:
@@ -148,7 +150,7 @@ func convertTo64(v lua.LValue, t *ctype) uint64 {
 	case lua.LNumber:
 		f = float64(x)
 	case lua.LString:
-		f, _ = parseLuaNumber(string(x))
+		f, _ = luaparse.Number(string(x))
 	}
 	if t.isUint64() {
 		return f2u64(f)

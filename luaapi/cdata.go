@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"sysbench-go/drivers"
+	"sysbench-go/internal/luaparse"
 )
 
 // cdata is a scalar C value boxed for Lua, as LuaJIT's ffi makes them: the
@@ -471,7 +472,7 @@ func toNumber(L *lua.LState, orig *lua.LFunction) int {
 	case lua.LNumber:
 		L.Push(x)
 	case lua.LString:
-		if f, ok := parseLuaNumber(string(x)); ok {
+		if f, ok := luaparse.Number(string(x)); ok {
 			L.Push(lua.LNumber(f))
 		} else {
 			L.Push(lua.LNil)

@@ -140,6 +140,8 @@ func TestCdata(t *testing.T) {
 		{"tonumber(\"10LL\")", "nil"},
 		{"tonumber(\"1,5\")", "nil"},
 		{"tonumber(\"1e400\")", "inf"},
+		{"tonumber(\"1e1048576\")", "nil"}, // an exponent LuaJIT refuses
+		{"tonumber(\"0b\" .. string.rep(\"1\", 65))", "nil"},
 		{"tonumber(\"\\v5\")", "5"},
 		{"tonumber(\"ff\", 16)", "255"},
 		{"tonumber(\"zz\", 36)", "1295"},

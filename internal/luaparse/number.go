@@ -2,7 +2,9 @@ package luaparse
 
 import (
 	"errors"
+	"math"
 	"strconv"
+	"strings"
 )
 
 const numImaginary = numUint64 + 1
@@ -247,4 +249,43 @@ func parseFloat(s string) (v float64, ok, outOfRange bool) {
 // then strconv.ParseFloat) reads back exactly v.
 func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// NaN is the NaN LuaJIT produces (x86's default NaN, sign bit set); its
+// bits show through bit.tobit.
+var NaN = math.Float64frombits(0xfff8000000000000)
+
+// Number converts s as LuaJIT converts a string to a number (tonumber,
+// arithmetic, library arguments): the literal forms its lexer takes, but
+// no LL, ULL or i suffix, with white space around, a sign, and inf,
+// infinity and nan in any case.
+func Number(s string) (float64, bool) {
+	s = strings.Trim(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	if c := s[0] | 0x20; c == 'i' || c == 'n' {
+		switch strings.ToLower(s) {
+		case "inf", "infinity":
+			if neg {
+				return math.Inf(-1), true
+			}
+			return math.Inf(1), true
+		case "nan":
+			return NaN, true
+		}
+		return 0, false
+	}
+	n, ok := scanNumber(s)
+	if !ok || n.kind != numFloat {
+		return 0, false
+	}
+	if neg {
+		return -n.value, true
+	}
+	return n.value, true
 }
