@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -211,12 +212,16 @@ type invocation struct {
 	unknown  []givenOption
 	cfg      engine.Config
 	rand     sbrand.Config
+	env      *luaapi.Env // a script's, nil for a built-in test
 }
 
 // main runs the steps in the reference's order: general options, help and
 // version, the general settings (their errors and warnings come before the
 // banner), the banner, then the test.
 func (p *program) main(args []string) int {
+	if len(args) > 0 && args[0] == "report" {
+		return p.reportCommand(args[1:])
+	}
 	cl, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
@@ -327,13 +332,11 @@ func (p *program) configure(inv *invocation) bool {
 	if err == nil {
 		level, err = verbosity(inv.values)
 	}
-	var plain plainError
-	switch {
-	case errors.As(err, &plain):
-		fmt.Fprintf(out, "%s\n", plain.msg)
-		return false
-	case err != nil:
-		p.log.Fatalf("%v", err)
+	if err == nil && inv.cl.command == "run" {
+		err = checkOutputs(inv.values)
+	}
+	if err != nil {
+		p.fail(err)
 		return false
 	}
 	p.log.SetLevel(level)
@@ -366,10 +369,9 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
 		RandSeed: cfg.RandSeed, Log: p.log})
 	if err != nil {
-		p.log.Fatalf("%v", err)
-		return 1
+		return p.fail(err)
 	}
-	return p.runCommand(t, cl.command, cfg)
+	return p.runCommand(inv, t, b.Options)
 }
 
 // scriptEnv is what every Lua state of the run shares; nil after a FATAL
@@ -378,7 +380,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 	cfg, values := inv.cfg, inv.values
 	mode, err := psMode(values)
 	if err != nil {
-		p.log.Fatalf("%v", err)
+		p.fail(err)
 		return nil
 	}
 	env := &luaapi.Env{
@@ -390,7 +392,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 		// The reference's sysbench.version_string is its VERSION_STRING,
 		// without the banner's parenthesis (its own test suite checks it).
 		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
-		Declared: inv.declared, Ctx: p.ctx,
+		Declared: inv.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	return env
@@ -409,8 +411,7 @@ func (p *program) runStdinScript(inv *invocation) int {
 	}
 	s, err := luaapi.LoadReader(env, p.stdin)
 	if err != nil {
-		p.log.Fatalf("%v", err)
-		return 1
+		return p.fail(err)
 	}
 	s.Close()
 	return 0
@@ -431,8 +432,7 @@ func (p *program) runScript(inv *invocation) int {
 	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
-		p.log.Fatalf("%v", err)
-		return 1
+		return p.fail(err)
 	}
 	defer s.Close()
 	sk := declare(values, s.Options())
@@ -461,7 +461,9 @@ func (p *program) runScript(inv *invocation) int {
 	}
 	s.SetRate(cfg.Rate > 0)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
-	return p.runCommand(s, cl.command, cfg)
+	inv.cfg.BlockingWorkers = cfg.BlockingWorkers
+	inv.env = env
+	return p.runCommand(inv, s, s.Options())
 }
 
 func boolInt(b bool) int {
@@ -499,9 +501,11 @@ func setValue(v *options.Values, o options.Option, val string, bare bool) error 
 }
 
 // runCommand dispatches run / prepare / cleanup / help / custom commands.
-func (p *program) runCommand(t engine.Test, command string, cfg engine.Config) int {
+// testOpts are the test's own options (for the results file).
+func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.Option) int {
+	command := inv.cl.command
 	if command == "run" {
-		return p.exitCode(engine.Run(p.ctx, t, cfg, p.log))
+		return p.runTest(inv, t, testOpts)
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {
@@ -517,25 +521,64 @@ func (p *program) runCommand(t engine.Test, command string, cfg engine.Config) i
 		}
 		return 1
 	}
-	var ce *luaapi.CommandError
-	if errors.As(err, &ce) {
-		fmt.Fprintln(p.stderr, ce.Msg)
-		return 1
-	}
-	return p.exitCode(err)
+	return p.fail(err)
 }
 
-// exitCode prints an error not yet printed and maps it to an exit code.
-func (p *program) exitCode(err error) int {
-	if err == nil {
-		return 0
+// runTest runs the test's "run" command: the run, the error that ended
+// it, the final report, done(), and the results file, which is written
+// however the run ended.
+func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
+	cfg := inv.cfg
+	outs, err := openOutputs(inv)
+	if err != nil {
+		return p.fail(err)
 	}
-	var re *engine.ReportedError
-	if errors.As(err, &re) {
-		return re.Code
+	cfg.Reporters = outs.reporters
+	start := time.Now()
+	fin, err := engine.Run(p.ctx, t, cfg, p.log)
+	code := p.fail(err)
+	if fin != nil {
+		if derr := fin.Report(); derr != nil {
+			if c := p.fail(derr); code == 0 {
+				code = c
+			}
+		}
 	}
-	p.log.Fatalf("%v", err)
-	return 1
+	reason := "completed"
+	switch {
+	case errors.Is(err, engine.ErrForcedShutdown):
+		reason = "forced_shutdown"
+	case code != 0:
+		reason = "failed"
+	case p.ctx.Err() != nil:
+		reason = "interrupted"
+	}
+	end := time.Now()
+	if werr := outs.close(p.resultsOf(inv, t, testOpts, start, end), code, reason, p.log.Fatals()); werr != nil {
+		if c := p.fail(werr); code == 0 {
+			code = c
+		}
+	}
+	return code
+}
+
+// fail prints err as FATAL lines, one per error it joins, and returns the
+// exit status for it: the one place errors are printed.
+func (p *program) fail(err error) int {
+	for _, e := range engine.Leaves(err) {
+		var plain plainError
+		var ce *luaapi.CommandError
+		switch {
+		case engine.IsQuiet(e):
+		case errors.As(e, &plain):
+			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
+		case errors.As(e, &ce):
+			fmt.Fprintln(p.stderr, ce.Msg)
+		default:
+			p.log.Fatalf("%v", e)
+		}
+	}
+	return engine.ExitCode(err)
 }
 
 // flushWriter is the run's output: buffered, flushed at each newline-

@@ -21,6 +21,7 @@ import (
 
 	"sysbench-go/engine"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 // Tests returns the built-in tests in the reference's help order.
@@ -187,7 +188,7 @@ type baseTest struct{}
 
 func (baseTest) Init(ctx context.Context) error                      { return nil }
 func (baseTest) Done(ctx context.Context) error                      { return nil }
-func (baseTest) ReportIntermediate(w io.Writer, s *engine.Stat) bool { return false }
+func (baseTest) ReportIntermediate(w io.Writer, s *report.Stat) bool { return false }
 
 // baseWorker gives the engine.Worker methods a simple worker does not need.
 type baseWorker struct{}

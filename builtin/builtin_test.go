@@ -14,6 +14,7 @@ import (
 	"sysbench-go/engine"
 	"sysbench-go/logging"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -196,8 +197,8 @@ func TestErrnoText(t *testing.T) {
 }
 
 // A Stat as the engine would pass it, with round figures.
-func testStat() *engine.Stat {
-	return &engine.Stat{
+func testStat() *report.Stat {
+	return &report.Stat{
 		Threads: 1, ThreadsRunning: 1, TimeInterval: 2, TimeTotal: 2,
 		Events: 1000, LatencyMin: 0.001, LatencyMax: 0.004, LatencyAvg: 0.002, LatencySum: 2,
 		Percentile: 95, LatencyPct: 0.003, Percentiles: []float64{95}, LatencyPcts: []float64{0.003},
@@ -244,11 +245,22 @@ func logTo(env *engine.Env, level logging.Level) *bytes.Buffer {
 	return &b
 }
 
-func reportCumulative(t *testing.T, tt engine.Test, s *engine.Stat) string {
+func reportCumulative(t *testing.T, tt engine.Test, s *report.Stat) string {
 	t.Helper()
 	var b bytes.Buffer
 	if !tt.ReportCumulative(&b, s) {
 		t.Fatal("ReportCumulative returned false")
 	}
 	return b.String()
+}
+
+// runToEnd runs t as main does: Run, then the final report and done().
+func runToEnd(ctx context.Context, t engine.Test, cfg engine.Config, log *logging.Logger) error {
+	fin, err := engine.Run(ctx, t, cfg, log)
+	if fin != nil {
+		if rerr := fin.Report(); err == nil {
+			err = rerr
+		}
+	}
+	return err
 }

@@ -8,7 +8,9 @@ import (
 
 	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 func cpuOptions() []options.Option {
@@ -49,14 +51,14 @@ func (t *cpuTest) PrintMode(w io.Writer) {
 	fmt.Fprintf(w, "Prime numbers limit: %d\n\n", t.maxPrime)
 }
 
-func (t *cpuTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (t *cpuTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	return &cpuWorker{max: t.maxPrime}, nil
 }
 
-func (t *cpuTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
+func (t *cpuTest) ReportCumulative(w io.Writer, s *report.Stat) bool {
 	fmt.Fprintf(w, "CPU speed:\n")
 	fmt.Fprintf(w, "    events per second: %8.2f\n", float64(s.Events)/s.TimeInterval)
-	engine.WriteGeneralStatistics(w, s)
+	report.WriteGeneralStatistics(w, s)
 	return true
 }
 

@@ -14,7 +14,9 @@ import (
 	"unsafe"
 
 	"sysbench-go/engine"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 	"sysbench-go/sbrand"
 )
 
@@ -508,7 +510,7 @@ func (t *fileTest) PrintMode(w io.Writer) {
 	fmt.Fprintf(w, "Doing %s test\n", c.mode)
 }
 
-func (t *fileTest) ReportIntermediate(w io.Writer, s *engine.Stat) bool {
+func (t *fileTest) ReportIntermediate(w io.Writer, s *report.Stat) bool {
 	t.repMu.Lock()
 	r, wr, f := t.bytesRead.Load(), t.bytesWritten.Load(), t.fsyncs.Load()
 	dr, dw, df := r-t.lastRead, wr-t.lastWritten, f-t.lastSync
@@ -516,14 +518,14 @@ func (t *fileTest) ReportIntermediate(w io.Writer, s *engine.Stat) bool {
 	t.repMu.Unlock()
 
 	sec := s.TimeInterval
-	engine.WriteTimestamp(w, s.TimeTotal)
+	report.WriteTimestamp(w, s.TimeTotal)
 	fmt.Fprintf(w, "reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s latency (ms,%s%%): %4.3f\n",
 		float64(dr)/mib/sec, float64(dw)/mib/sec, float64(df)/sec,
 		strconv.FormatFloat(s.Percentile, 'f', -1, 64), s.LatencyPct*1000)
 	return true
 }
 
-func (t *fileTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
+func (t *fileTest) ReportCumulative(w io.Writer, s *report.Stat) bool {
 	t.repMu.Lock()
 	reads, writes, fsyncs := t.reads.Swap(0), t.writes.Swap(0), t.fsyncs.Swap(0)
 	br, bw := t.bytesRead.Swap(0), t.bytesWritten.Swap(0)
@@ -538,7 +540,7 @@ func (t *fileTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
 	fmt.Fprintf(w, "\nThroughput:\n")
 	fmt.Fprintf(w, "    read, MiB/s:                  %4.2f\n", float64(br)/mib/sec)
 	fmt.Fprintf(w, "    written, MiB/s:               %4.2f\n", float64(bw)/mib/sec)
-	engine.WriteGeneralStatistics(w, s)
+	report.WriteGeneralStatistics(w, s)
 	return true
 }
 
@@ -620,7 +622,7 @@ func (t *fileTest) release(r fileReq) {
 	t.mu.Unlock()
 }
 
-func (t *fileTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (t *fileTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	w := &fileWorker{t: t, st: st, rng: sbrand.NewThread(t.cfg.seed, tid)}
 	if t.cfg.io == ioAsync {
 		w.slots = make(chan []byte, t.cfg.backlog)
@@ -639,7 +641,7 @@ func (t *fileTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStat
 // it completes, as with the reference's Linux AIO.
 type fileWorker struct {
 	t   *fileTest
-	st  *engine.WorkerStats
+	st  *metrics.Handle
 	rng *sbrand.Rand
 	buf []byte
 
@@ -652,7 +654,7 @@ type fileWorker struct {
 func (w *fileWorker) Init(ctx context.Context) error { return nil }
 
 // count counts an operation; async requests run on goroutines of their own.
-func (w *fileWorker) count(c engine.Counter) {
+func (w *fileWorker) count(c metrics.Counter) {
 	if w.slots != nil {
 		w.st.IncShared(c)
 	} else {
@@ -740,7 +742,7 @@ func (w *fileWorker) do(r fileReq, buf []byte) error {
 		}
 		t.writes.Add(1)
 		t.bytesWritten.Add(uint64(r.size))
-		w.count(engine.CntWrite)
+		w.count(metrics.CntWrite)
 	case opRead:
 		if err := t.pread(r.file, buf, r.pos); err != nil {
 			return fmt.Errorf("Failed to read file! file: %d pos: %d%s", t.fds[r.file], r.pos, errnoText(err))
@@ -753,7 +755,7 @@ func (w *fileWorker) do(r fileReq, buf []byte) error {
 		}
 		t.reads.Add(1)
 		t.bytesRead.Add(uint64(r.size))
-		w.count(engine.CntRead)
+		w.count(metrics.CntRead)
 	}
 	return nil
 }
@@ -798,7 +800,7 @@ func (w *fileWorker) fsync(file int) error {
 		return fmt.Errorf("Failed to fsync file! file: %d%s", t.fds[file], errnoText(err))
 	}
 	t.fsyncs.Add(1)
-	w.count(engine.CntOther)
+	w.count(metrics.CntOther)
 	return nil
 }
 

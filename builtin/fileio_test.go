@@ -14,6 +14,8 @@ import (
 
 	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
+	"sysbench-go/report"
 )
 
 // Small files so the tests stay quick: 4 files of 64 KiB, 4 KiB blocks.
@@ -173,7 +175,7 @@ func TestFileioNotPreparedRun(t *testing.T) {
 	cfg := engine.Config{Threads: 1, Time: 10 * time.Second, ForcedShutdown: -1,
 		Percentiles: []float64{95}}
 	var out bytes.Buffer
-	err = engine.Run(context.Background(), ft, cfg, logging.New(&out, logging.Notice))
+	err = runToEnd(context.Background(), ft, cfg, logging.New(&out, logging.Notice))
 	if err == nil {
 		t.Fatalf("run without prepared files succeeded:\n%s", out.String())
 	}
@@ -217,7 +219,7 @@ func TestFileioReports(t *testing.T) {
 	ft.bytesWritten.Store(2000 * 16384)
 
 	var b bytes.Buffer
-	s := &engine.Stat{TimeTotal: 1, TimeInterval: 1, Percentile: 95, LatencyPct: 0.000123}
+	s := &report.Stat{TimeTotal: 1, TimeInterval: 1, Percentile: 95, LatencyPct: 0.000123}
 	ft.ReportIntermediate(&b, s)
 	if want := "[ 1s ] reads: 46.88 MiB/s writes: 31.25 MiB/s fsyncs: 100.00/s latency (ms,95%): 0.123\n"; b.String() != want {
 		t.Errorf("intermediate %q, want %q", b.String(), want)
@@ -247,7 +249,7 @@ func runFileio(t *testing.T, dir string, validate bool, n int, opts ...string) *
 		t.Fatalf("Init/Prepare: %v", err)
 	}
 	defer ft.Done(ctx)
-	w, err := ft.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+	w, err := ft.NewWorker(ctx, 0, metrics.NewHandle(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +374,7 @@ func TestFileioValidateDetectsCorruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ft.Done(ctx)
-	w, _ := ft.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+	w, _ := ft.NewWorker(ctx, 0, metrics.NewHandle(0))
 	var errs []string
 	for i := 0; i < 16; i++ {
 		if _, err := w.Event(ctx); err != nil {
@@ -413,7 +415,7 @@ func TestFileioValidateThreads(t *testing.T) {
 		errc := make(chan error, 2)
 		for tid := 0; tid < 2; tid++ {
 			go func() {
-				w, _ := ft.NewWorker(ctx, tid, engine.NewWorkerStats(tid))
+				w, _ := ft.NewWorker(ctx, tid, metrics.NewHandle(tid))
 				defer w.Close()
 				for i := 0; i < 300; i++ {
 					if _, err := w.Event(ctx); err != nil {

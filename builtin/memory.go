@@ -8,7 +8,9 @@ import (
 	"unsafe"
 
 	"sysbench-go/engine"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 	"sysbench-go/sbrand"
 )
 
@@ -159,7 +161,7 @@ func (t *memoryTest) PrintMode(w io.Writer) {
 // (or at --time).
 func (t *memoryTest) EventsOverride() (uint64, bool) { return 0, true }
 
-func (t *memoryTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (t *memoryTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	w := &memoryWorker{t: t, buf: t.global}
 	if t.local {
 		w.buf = t.locals[tid]
@@ -176,19 +178,19 @@ func (t *memoryTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerSt
 
 const mib = 1024.0 * 1024.0
 
-func (t *memoryTest) ReportIntermediate(w io.Writer, s *engine.Stat) bool {
-	engine.WriteTimestamp(w, s.TimeTotal)
+func (t *memoryTest) ReportIntermediate(w io.Writer, s *report.Stat) bool {
+	report.WriteTimestamp(w, s.TimeTotal)
 	fmt.Fprintf(w, "%4.2f MiB/sec\n", float64(s.Events)*float64(t.blockSize)/mib/s.TimeInterval)
 	return true
 }
 
-func (t *memoryTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
+func (t *memoryTest) ReportCumulative(w io.Writer, s *report.Stat) bool {
 	fmt.Fprintf(w, "Total operations: %d (%8.2f per second)\n\n", s.Events, float64(s.Events)/s.TimeInterval)
 	if t.oper != memOpNone {
 		mb := float64(s.Events) * float64(t.blockSize) / mib
 		fmt.Fprintf(w, "%4.2f MiB transferred (%4.2f MiB/sec)\n\n", mb, mb/s.TimeInterval)
 	}
-	engine.WriteGeneralStatistics(w, s)
+	report.WriteGeneralStatistics(w, s)
 	return true
 }
 

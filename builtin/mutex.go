@@ -8,7 +8,9 @@ import (
 
 	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 	"sysbench-go/sbrand"
 )
 
@@ -71,12 +73,12 @@ func (t *mutexTest) PrintMode(w io.Writer) {
 	t.log.Infof("Doing mutex performance test")
 }
 
-func (t *mutexTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (t *mutexTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	return &mutexWorker{t: t, rng: sbrand.NewThread(t.seed, tid)}, nil
 }
 
-func (t *mutexTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
-	engine.WriteGeneralStatistics(w, s)
+func (t *mutexTest) ReportCumulative(w io.Writer, s *report.Stat) bool {
+	report.WriteGeneralStatistics(w, s)
 	return true
 }
 

@@ -46,7 +46,7 @@ func TestRunMatchesReferenceShape(t *testing.T) {
 			cfg := engine.Config{Threads: 1, Time: 200 * time.Millisecond, ForcedShutdown: -1,
 				Percentiles: []float64{95}}
 			var out bytes.Buffer
-			if err := engine.Run(context.Background(), tt, cfg, logging.New(&out, logging.Notice)); err != nil {
+			if err := runToEnd(context.Background(), tt, cfg, logging.New(&out, logging.Notice)); err != nil {
 				t.Fatalf("run: %v\n%s", err, out.String())
 			}
 			want := readFile(t, filepath.Join("testdata", "reference", "run."+c.test+".txt"))

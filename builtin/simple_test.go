@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
+	"sysbench-go/report"
 )
 
 func TestCountPrimes(t *testing.T) {
@@ -28,7 +29,7 @@ func TestCPU(t *testing.T) {
 	if got := printMode(tt); got != "Prime numbers limit: 100\n\n" {
 		t.Errorf("PrintMode = %q", got)
 	}
-	w, _ := tt.NewWorker(context.Background(), 0, engine.NewWorkerStats(0))
+	w, _ := tt.NewWorker(context.Background(), 0, metrics.NewHandle(0))
 	if n := runEvents(t, w, 3); n != 3 {
 		t.Errorf("ran %d events, want 3 (cpu never stops by itself)", n)
 	}
@@ -85,7 +86,7 @@ func TestMemoryEvents(t *testing.T) {
 				total := 0
 				var bufs [][]uint64
 				for tid := 0; tid < 2; tid++ {
-					w, _ := tt.NewWorker(ctx, tid, engine.NewWorkerStats(tid))
+					w, _ := tt.NewWorker(ctx, tid, metrics.NewHandle(tid))
 					bufs = append(bufs, w.(*memoryWorker).buf)
 					total += runEvents(t, w, 1000)
 				}
@@ -121,7 +122,7 @@ func TestMemoryUnlimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tt.Done(ctx)
-	w, _ := tt.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+	w, _ := tt.NewWorker(ctx, 0, metrics.NewHandle(0))
 	if n := runEvents(t, w, 100); n != 100 {
 		t.Errorf("ran %d events, want 100 (no total size: no limit)", n)
 	}
@@ -135,7 +136,7 @@ func TestMemoryHugeTLB(t *testing.T) {
 	err := tt.Init(ctx)
 	if err == nil {
 		defer tt.Done(ctx)
-		w, _ := tt.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+		w, _ := tt.NewWorker(ctx, 0, metrics.NewHandle(0))
 		runEvents(t, w, 10)
 		return
 	}
@@ -152,7 +153,7 @@ func TestMemoryReports(t *testing.T) {
 	golden(t, "memory.report-none", reportCumulative(t, tt, testStat()))
 
 	var b bytes.Buffer
-	s := &engine.Stat{TimeTotal: 3, TimeInterval: 1, Events: 2048}
+	s := &report.Stat{TimeTotal: 3, TimeInterval: 1, Events: 2048}
 	if !tt.ReportIntermediate(&b, s) || b.String() != "[ 3s ] 2.00 MiB/sec\n" {
 		t.Errorf("intermediate = %q", b.String())
 	}
@@ -181,7 +182,7 @@ func TestThreads(t *testing.T) {
 	done := make(chan int)
 	for tid := 0; tid < 2; tid++ {
 		go func() {
-			w, _ := tt.NewWorker(context.Background(), tid, engine.NewWorkerStats(tid))
+			w, _ := tt.NewWorker(context.Background(), tid, metrics.NewHandle(tid))
 			done <- runEvents(t, w, 7)
 		}()
 	}
@@ -213,7 +214,7 @@ func TestMutex(t *testing.T) {
 	done := make(chan int)
 	for tid := 0; tid < 2; tid++ {
 		go func() {
-			w, _ := tt.NewWorker(context.Background(), tid, engine.NewWorkerStats(tid))
+			w, _ := tt.NewWorker(context.Background(), tid, metrics.NewHandle(tid))
 			done <- runEvents(t, w, 100)
 		}()
 	}
@@ -239,7 +240,7 @@ func TestMutex(t *testing.T) {
 
 	// --mutex-locks=0 still takes one lock, as the reference's do-while.
 	tt, _ = newMutex(testEnv(1, "--mutex-num=1", "--mutex-locks=0"))
-	w, _ := tt.NewWorker(context.Background(), 0, engine.NewWorkerStats(0))
+	w, _ := tt.NewWorker(context.Background(), 0, metrics.NewHandle(0))
 	runEvents(t, w, 5)
 	if n := tt.(*mutexTest).locks[0].n; n != 1 {
 		t.Errorf("--mutex-locks=0 took %d locks, want 1", n)

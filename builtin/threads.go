@@ -11,7 +11,9 @@ import (
 
 	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 func threadsOptions() []options.Option {
@@ -76,12 +78,12 @@ func (t *threadsTest) PrintMode(w io.Writer) {
 	t.log.Infof("Thread yields per test: %d Locks used: %d", t.yields, len(t.locks))
 }
 
-func (t *threadsTest) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (t *threadsTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	return &threadsWorker{t: t}, nil
 }
 
-func (t *threadsTest) ReportCumulative(w io.Writer, s *engine.Stat) bool {
-	engine.WriteGeneralStatistics(w, s)
+func (t *threadsTest) ReportCumulative(w io.Writer, s *report.Stat) bool {
+	report.WriteGeneralStatistics(w, s)
 	return true
 }
 

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"sysbench-go/logging"
@@ -84,6 +85,26 @@ type Driver interface {
 	Connect(ctx context.Context) (Conn, error)
 	// Close releases what Open acquired.
 	Close() error
+}
+
+// ServerVersioner is implemented by connections that can say which
+// server they talk to (for the results file).
+type ServerVersioner interface {
+	ServerVersion(ctx context.Context) (string, error)
+}
+
+// QueryString runs a query returning one value and returns it as text.
+func QueryString(ctx context.Context, c Conn, query string) (string, error) {
+	res, err := c.Query(ctx, query)
+	if err != nil {
+		return "", err
+	}
+	defer res.Close()
+	if !res.Next() {
+		return "", fmt.Errorf("%s returned no row", query)
+	}
+	v, _ := res.Value(0)
+	return string(v), nil
 }
 
 // BulkBatcher is implemented by connections that want the multi-row
@@ -204,6 +225,18 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s: %s", e.State, e.Msg)
 	}
 	return fmt.Sprintf("%d: %s", e.Code, e.Msg)
+}
+
+// CodeName is how the error is counted in the statistics by kind: the
+// SQLSTATE where known, else the driver's error number, "" for neither.
+func (e *Error) CodeName() string {
+	switch {
+	case e.State != "":
+		return e.State
+	case e.Code != 0:
+		return strconv.Itoa(e.Code)
+	}
+	return ""
 }
 
 // ErrReconnectUnsupported is what Conn.Reconnect returns for a driver

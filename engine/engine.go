@@ -1,24 +1,23 @@
 // Package engine owns a benchmark run's lifecycle: the worker goroutines,
-// pacing (--rate), stop conditions (--time, --events), intermediate
-// reports, checkpoints and the final report. It knows nothing of Lua or
-// databases: tests plug in through the Test and Worker interfaces.
+// pacing (--rate), stop conditions (--time, --events), the report ticker
+// and checkpoints. It knows nothing of Lua or databases (tests plug in
+// through the Test and Worker interfaces), measures through package
+// metrics and hands every report to the configured report.Reporters; it
+// prints no report and no error itself.
 package engine
 
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"math"
 	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
+	"sysbench-go/report"
 )
 
 // Config holds the general options of a run.
@@ -41,30 +40,22 @@ type Config struct {
 	// a reply then wakes exactly the thread waiting for it, with no
 	// hand-over between OS threads as through Go's netpoller.
 	BlockingWorkers bool
+	// Reporters receive every report after the text output (the test's
+	// own, through report.Text), in order: the results file, the CSV
+	// series.
+	Reporters []report.Reporter
 }
 
 // maxQueue is the --rate event queue capacity, as the reference's.
 const maxQueue = 131072
 
-// ReportedError wraps an error whose FATAL lines were already printed;
-// main maps it to the exit code without printing it again.
-type ReportedError struct {
-	Err  error
-	Code int // process exit code
-}
-
-func (e *ReportedError) Error() string { return e.Err.Error() }
-func (e *ReportedError) Unwrap() error { return e.Err }
-
 type runState struct {
 	cfg      Config
 	ctx      context.Context // Run's: ends on SIGINT
 	log      *logging.Logger
-	out      io.Writer // the NOTICE level: header and reports
-	stamped  io.Writer // the NOTICE level: intermediate reports
 	test     Test
 	base     time.Time
-	startNS  int64 // run start (after warm-up when statistics begin)
+	startNS  int64 // when statistics begin (after the warm-up)
 	deadline int64 // monotonic ns, 0 for none
 
 	stopped atomic.Bool
@@ -77,22 +68,29 @@ type runState struct {
 	concurrency atomic.Int64
 	threadsRun  atomic.Int64
 
-	workers []*WorkerStats
-	shards  []*histShard
+	reg *metrics.Registry
 
-	// Reporter-owned state, guarded by repMu (the report ticker, the
-	// checkpoint timer and the final report take turns).
-	repMu       sync.Mutex
-	intervalCnt [][CntMax]uint64 // per worker: counters at the last intermediate report
-	checkCnt    [][CntMax]uint64 // per worker: counters at the last checkpoint
-	interval    *hdr.Histogram   // since the last intermediate report
-	cumulative  *hdr.Histogram   // since the last checkpoint
-	lastInterNS int64
-	lastCheckNS int64
-	outMu       sync.Mutex // serialises writes to out
+	// The reporter's windows, guarded by repMu (the report ticker, the
+	// checkpoint timer and the final report take turns): since the last
+	// intermediate report, since the last checkpoint, since the start.
+	repMu      sync.Mutex
+	interval   *metrics.Snapshot
+	checkpoint *metrics.Snapshot
+	whole      *metrics.Snapshot
+
+	// Worker goroutines and their first error.
+	initWG, doneWG sync.WaitGroup
+	startCh        chan struct{}
+	initErrs       []error
+	errMu          sync.Mutex
+	runErr         error
+	cancelWorkers  context.CancelFunc
 }
 
 func (r *runState) now() int64 { return int64(time.Since(r.base)) + 1 }
+
+// at is the wall-clock time of the monotonic reading ns.
+func (r *runState) at(ns int64) time.Time { return r.base.Add(time.Duration(ns - 1)) }
 
 // interrupted reports whether the run was interrupted (SIGINT).
 func (r *runState) interrupted() bool { return r.ctx.Err() != nil }
@@ -104,18 +102,15 @@ func (r *runState) stop() {
 	})
 }
 
-// NewWorkerStats returns a statistics handle outside a run (for tests of
-// tests).
-func NewWorkerStats(tid int) *WorkerStats {
-	return &WorkerStats{tid: tid, shard: &histShard{hist: newHist()}}
-}
-
-// Snapshot of one worker's counters.
-func (w *WorkerStats) load() (c [CntMax]uint64) {
-	for i := range c {
-		c[i] = w.counters[i].Load()
+// fail records the first error that ends the run and stops it.
+func (r *runState) fail(err error) {
+	r.errMu.Lock()
+	if r.runErr == nil {
+		r.runErr = err
 	}
-	return c
+	r.errMu.Unlock()
+	r.failed.Store(true)
+	r.stop()
 }
 
 // procPerWorker gives every worker a processor of its own, plus one for
@@ -138,53 +133,107 @@ func procPerWorker(threads int) (restore func()) {
 	return func() { runtime.GOMAXPROCS(prev) }
 }
 
-// Run runs the test: the header, workers, reports and the final report.
+// Finished is a run whose workers have stopped (or, after a forced
+// shutdown, been abandoned), waiting for its final report.
+type Finished struct {
+	r      *runState
+	endNS  int64
+	forced bool
+}
+
+// Run runs the test: the header, the workers, intermediate reports and
+// checkpoints. It returns when the run ends; the caller prints the error
+// that ended it, if any, then calls Report on the Finished run for the
+// final report. Without a Finished run the run never started (the test's
+// init or a worker's failed).
+//
 // Interrupting ctx (SIGINT) stops the run: no event starts after it, the
 // events running are abandoned (the queries they wait for are cancelled,
-// as ctx is the scripts' SQL context too) and not counted, and the final
-// report is printed. An interrupted run is not a failed one.
-func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
+// as ctx is the scripts' SQL context too) and not counted. An interrupted
+// run is not a failed one.
+func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finished, error) {
 	if cfg.Threads < 1 {
 		cfg.Threads = 1
 	}
-	out := log.Writer(logging.Notice)
-	r := &runState{cfg: cfg, log: log, out: out, stamped: log.Stamped(logging.Notice), test: t,
-		base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	text := &report.Text{Out: log.Writer(logging.Notice), Stamped: log.Stamped(logging.Notice),
+		Hooks: t, Rate: cfg.Rate > 0, Histogram: cfg.Histogram}
+	if rc, ok := t.(ReportsCloser); ok {
+		text.BeforeFinal = rc.CloseReports
+	}
+	cfg.Reporters = append([]report.Reporter{text}, cfg.Reporters...)
+	r := &runState{cfg: cfg, log: log, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	if err := r.setUp(); err != nil {
+		return nil, err
+	}
+	if cfg.BlockingWorkers {
+		defer procPerWorker(cfg.Threads)()
+	}
+	gc := startGCPolicy()
+	defer gc.restore()
+	if err := r.startWorkers(); err != nil {
+		return nil, err
+	}
+	// A full collection of the workers' start-up garbage before the clock
+	// starts: otherwise the collector's first cycle, due about now, runs
+	// during the first events and puts milliseconds on their latency
+	// (p99 of a 6 s --rate run's first second up to 2.6 ms against 0.8
+	// after it). It also gives the run's GC setting the exact live heap.
+	runtime.GC()
+	gc.running()
+	r.startClock()
+	bgCancel, bgWait := r.startBackground()
+	defer bgCancel()
+	end, forced := r.wait()
+	if !forced {
+		bgCancel()
+		bgWait()
+	}
+	r.errMu.Lock()
+	err := r.runErr
+	r.errMu.Unlock()
+	if forced {
+		err = ErrForcedShutdown
+	}
+	return &Finished{r: r, endNS: end, forced: forced}, err
+}
 
-	if eo, ok := t.(EventsOverrider); ok {
+// setUp runs what comes before the workers: the test's init, the
+// run-mode header and the test's own lines, its prepare step.
+func (r *runState) setUp() error {
+	if eo, ok := r.test.(EventsOverrider); ok {
 		if n, ok := eo.EventsOverride(); ok {
 			r.cfg.Events = n
 		}
 	}
-	if err := t.Init(ctx); err != nil {
+	if err := r.test.Init(r.ctx); err != nil {
 		return err
 	}
-	r.writeHeader()
-	t.PrintMode(out)
-	if p, ok := t.(Preparer); ok {
-		if err := p.Prepare(ctx); err != nil {
-			return err
-		}
+	out := r.log.Writer(logging.Notice)
+	report.WriteHeader(out, r.header())
+	r.test.PrintMode(out)
+	if p, ok := r.test.(Preparer); ok {
+		return p.Prepare(r.ctx)
 	}
+	return nil
+}
 
-	if cfg.BlockingWorkers {
-		defer procPerWorker(cfg.Threads)()
+func (r *runState) header() report.Header {
+	c := r.cfg
+	h := report.Header{Threads: c.Threads, Rate: c.Rate, ReportInterval: c.ReportInterval,
+		Checkpoints: c.Checkpoints, Warmup: c.Warmup, Debug: c.Debug, Validate: c.Validate, RandSeed: c.RandSeed}
+	if c.ForcedShutdown >= 0 && c.Time > 0 {
+		h.ForcedShutdown = c.Warmup + c.Time + c.ForcedShutdown
 	}
+	return h
+}
 
-	nshards := histShards(cfg.Threads, runtime.NumCPU())
-	r.shards = make([]*histShard, nshards)
-	for i := range r.shards {
-		r.shards[i] = &histShard{hist: newHist()}
-	}
-	r.interval, r.cumulative = newHist(), newHist()
-	r.workers = make([]*WorkerStats, cfg.Threads)
-	for i := range r.workers {
-		r.workers[i] = &WorkerStats{tid: i, shard: r.shards[i%nshards]}
-	}
-	r.intervalCnt = make([][CntMax]uint64, cfg.Threads)
-	r.checkCnt = make([][CntMax]uint64, cfg.Threads)
-
-	fmt.Fprintf(out, "Initializing worker threads...\n\n")
+// startWorkers starts one goroutine per worker; each creates its worker,
+// runs thread_init and waits for the start. It returns when all are
+// ready, or the first worker's error followed by ErrThreadInit.
+func (r *runState) startWorkers() error {
+	cfg, log := r.cfg, r.log
+	r.reg = metrics.NewRegistry(cfg.Threads, metrics.Shards(cfg.Threads, runtime.NumCPU()), r.base)
+	r.log.Noticef("Initializing worker threads...\n")
 	// The reference starts its helper threads before the workers.
 	if cfg.ReportInterval > 0 {
 		log.Debugf("Reporting thread started")
@@ -195,112 +244,99 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 	if len(cfg.Checkpoints) > 0 {
 		log.Debugf("Checkpoints report thread started")
 	}
-
-	gc := startGCPolicy()
-	defer gc.restore()
-
-	wctx, cancelWorkers := context.WithCancel(context.Background())
-	defer cancelWorkers()
-
-	// Start workers; each creates its worker and runs thread_init, then
-	// waits for the start barrier.
-	var (
-		initWG   sync.WaitGroup
-		doneWG   sync.WaitGroup
-		startCh  = make(chan struct{})
-		initErrs = make([]error, cfg.Threads)
-		runErr   error
-		runErrMu sync.Mutex
-	)
-	// The first worker error is printed when it happens, as the
-	// reference does; the run then stops and still reports.
-	setRunErr := func(err error) {
-		runErrMu.Lock()
-		first := runErr == nil
-		if first {
-			runErr = err
-		}
-		runErrMu.Unlock()
-		if first {
-			r.printErr(err)
-		}
-		r.failed.Store(true)
-		r.stop()
-	}
-	initWG.Add(cfg.Threads)
-	doneWG.Add(cfg.Threads)
+	var wctx context.Context
+	wctx, r.cancelWorkers = context.WithCancel(context.Background())
+	r.startCh = make(chan struct{})
+	r.initErrs = make([]error, cfg.Threads)
+	r.initWG.Add(cfg.Threads)
+	r.doneWG.Add(cfg.Threads)
 	for i := 0; i < cfg.Threads; i++ {
-		go func(tid int) {
-			defer doneWG.Done()
-			st := r.workers[tid]
-			log.Debugf("Worker thread (#%d) started", tid)
-			w, err := t.NewWorker(wctx, tid, st)
-			if err == nil {
-				err = w.Init(wctx)
-			}
-			if err != nil {
-				log.Debugf("Worker thread (#%d) failed to initialize!", tid)
-				initErrs[tid] = err
-				initWG.Done()
-				if w != nil {
-					w.Close()
-				}
-				return
-			}
-			st.Flush() // thread_init's queries
-			log.Debugf("Worker thread (#%d) initialized", tid)
-			initWG.Done()
-			<-startCh
-			if !r.failed.Load() {
-				// Errors after an interrupt are those of the events
-				// and queries it cancelled.
-				if err := r.work(wctx, w, st); err != nil && !r.interrupted() {
-					setRunErr(err)
-				}
-				if err := w.Done(wctx); err != nil && !r.interrupted() {
-					setRunErr(err)
-				}
-				st.Flush() // an unfinished event's queries, thread_done's
-			}
-			r.threadsRun.Add(-1)
-			w.Close()
-		}(i)
+		go r.worker(wctx, i)
 	}
-	initWG.Wait()
-	for _, err := range initErrs {
+	r.initWG.Wait()
+	for _, err := range r.initErrs {
 		if err != nil {
 			r.failed.Store(true)
-			close(startCh)
-			doneWG.Wait()
-			r.printErr(err)
-			log.Fatalf("Thread initialization failed!")
-			return &ReportedError{Err: err, Code: 1}
+			close(r.startCh)
+			r.doneWG.Wait()
+			r.cancelWorkers()
+			return errors.Join(err, ErrThreadInit)
 		}
 	}
+	return nil
+}
 
-	// A full collection of the workers' start-up garbage before the clock
-	// starts: otherwise the collector's first cycle, due about now, runs
-	// during the first events and puts milliseconds on their latency
-	// (p99 of a 6 s --rate run's first second up to 2.6 ms against 0.8
-	// after it). It also gives the run's GC setting the exact live heap.
-	runtime.GC()
-	gc.running()
+// worker is one worker goroutine's life.
+func (r *runState) worker(ctx context.Context, tid int) {
+	defer r.doneWG.Done()
+	st := r.reg.Handle(tid)
+	r.log.Debugf("Worker thread (#%d) started", tid)
+	w, err := r.test.NewWorker(ctx, tid, st)
+	if err == nil {
+		err = w.Init(ctx)
+	}
+	if err != nil {
+		r.log.Debugf("Worker thread (#%d) failed to initialize!", tid)
+		r.initErrs[tid] = err
+		r.initWG.Done()
+		if w != nil {
+			w.Close()
+		}
+		return
+	}
+	st.Flush() // thread_init's queries
+	r.log.Debugf("Worker thread (#%d) initialized", tid)
+	r.initWG.Done()
+	<-r.startCh
+	if !r.failed.Load() {
+		// Errors after an interrupt are those of the events and queries
+		// it cancelled.
+		if err := r.work(ctx, w, st); err != nil && !r.interrupted() {
+			r.fail(err)
+		}
+		if err := w.Done(ctx); err != nil && !r.interrupted() {
+			r.fail(err)
+		}
+		st.Flush() // an unfinished event's queries, thread_done's
+	}
+	r.threadsRun.Add(-1)
+	w.Close()
+}
 
-	// All threads ready: start the clock.
+// startClock starts the statistics and lets the workers go.
+func (r *runState) startClock() {
+	cfg := r.cfg
 	r.threadsRun.Store(int64(cfg.Threads))
 	r.startNS = r.now()
-	r.lastInterNS, r.lastCheckNS = r.startNS, r.startNS
+	// The windows start now; what thread_init counted is in the first.
+	r.interval = metrics.Empty(r.at(r.startNS), cfg.Threads)
+	r.checkpoint, r.whole = r.interval, r.interval
 	if cfg.Time > 0 {
 		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
 	}
 	if cfg.Rate > 0 {
 		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
 	}
-	fmt.Fprintf(out, "Threads started!\n\n")
-	close(startCh)
+	r.log.Noticef("Threads started!\n")
+	close(r.startCh)
+}
 
+// restartWindows discards what was recorded up to now and starts every
+// window there. Caller holds repMu.
+func (r *runState) restartWindows(now int64) {
+	at := r.at(now)
+	r.reg.Tick(at)
+	r.interval = metrics.Empty(at, r.cfg.Threads)
+	r.checkpoint, r.whole = r.interval, r.interval
+}
+
+// startBackground starts the warm-up timer, the --rate queue watch and
+// the reporter. It returns the function that stops them and the one that
+// waits for them.
+func (r *runState) startBackground() (cancel func(), wait func()) {
+	cfg := r.cfg
 	var bg sync.WaitGroup
-	bgCtx, bgCancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	if cfg.Warmup > 0 {
 		bg.Add(1)
 		go func() {
@@ -308,7 +344,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 			select {
 			case <-time.After(cfg.Warmup):
 				r.resetAfterWarmup()
-			case <-bgCtx.Done():
+			case <-ctx.Done():
 			}
 		}()
 	}
@@ -316,84 +352,66 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
 		bg.Add(1)
 		go func() {
 			defer bg.Done()
-			if err := r.watchQueue(bgCtx); err != nil {
-				setRunErr(&ReportedError{Err: err, Code: 1})
+			if err := r.watchQueue(ctx); err != nil {
+				r.fail(err)
 			}
 		}()
 	}
 	if cfg.ReportInterval > 0 || len(cfg.Checkpoints) > 0 {
 		bg.Add(1)
-		go func() { defer bg.Done(); r.reportLoop(bgCtx) }()
+		go func() { defer bg.Done(); r.reportLoop(ctx) }()
 	}
+	return cancel, bg.Wait
+}
 
-	// Wait for the workers, a stop request, or a forced shutdown.
+// wait waits for the workers, a stop request, or a forced shutdown, and
+// returns when the run ended.
+func (r *runState) wait() (endNS int64, forced bool) {
+	cfg := r.cfg
 	done := make(chan struct{})
-	go func() { doneWG.Wait(); close(done) }()
-	var forced <-chan time.Time
+	go func() { r.doneWG.Wait(); close(done) }()
+	var deadline <-chan time.Time
 	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
-		forced = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
+		deadline = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
 	}
 	select {
 	case <-done:
-	case <-ctx.Done():
+	case <-r.ctx.Done():
 		r.stop()
 		select {
 		case <-done:
-		case <-forced:
-			return r.forcedShutdown(bgCancel, cancelWorkers)
+		case <-deadline:
+			forced = true
 		}
-	case <-forced:
-		return r.forcedShutdown(bgCancel, cancelWorkers)
+	case <-deadline:
+		forced = true
 	}
-	endNS := r.now()
+	if forced {
+		r.failed.Store(true)
+	}
+	endNS = r.now()
 	r.stop()
-	bgCancel()
-	bg.Wait()
-
-	runErrMu.Lock()
-	err := runErr
-	runErrMu.Unlock()
-	log.Infof("Done.\n")
-	if rc, ok := t.(ReportsCloser); ok {
-		r.outMu.Lock()
-		rc.CloseReports()
-		r.outMu.Unlock()
-	}
-	// Beyond the reference: a failed run still prints what it measured.
-	if cfg.Histogram {
-		fmt.Fprintf(out, "Latency histogram (values are in milliseconds)\n")
-		r.repMu.Lock()
-		r.mergeShards()
-		writeHistogram(out, r.cumulative)
-		r.repMu.Unlock()
-		fmt.Fprintf(out, " \n")
-	}
-	r.cumulativeReport(endNS, false)
-	if derr := t.Done(context.Background()); derr != nil && err == nil {
-		r.printErr(derr)
-		err = derr
-	}
-	if err != nil {
-		var re *ReportedError
-		if errors.As(err, &re) {
-			return re
-		}
-		return &ReportedError{Err: err, Code: 1}
-	}
-	return nil
+	return endNS, forced
 }
 
-// printErr prints a worker error as a FATAL line unless it was printed.
-func (r *runState) printErr(err error) {
-	var re *ReportedError
-	if errors.As(err, &re) {
-		return
+// Report gives the final report to the reporters and runs the test's
+// done(), whose error it returns. After a forced shutdown it abandons
+// the workers still running instead (done() would wait for them).
+func (f *Finished) Report() error {
+	r := f.r
+	if f.forced {
+		r.cumulativeReport(f.endNS, report.Final)
+		r.cancelWorkers()
+		return nil
 	}
-	r.log.Fatalf("%v", err)
+	r.cancelWorkers()
+	r.log.Infof("Done.\n")
+	r.cumulativeReport(f.endNS, report.Final)
+	return r.test.Done(context.Background())
 }
 
 // work is the worker loop: the default event loop or the test's own.
-func (r *runState) work(ctx context.Context, w Worker, st *WorkerStats) error {
+func (r *runState) work(ctx context.Context, w Worker, st *metrics.Handle) error {
 	l := &Loop{run: r, st: st, ctx: ctx, holdThread: ownProcessors(r.cfg.Threads)}
 	defer l.release()
 	if lr, ok := w.(LoopRunner); ok {
@@ -432,8 +450,7 @@ func (r *runState) watchQueue(ctx context.Context) error {
 		case <-t.C:
 		}
 		if r.rate.backlog(r.now()) > maxQueue {
-			r.log.Fatalf("The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
-			return errors.New("event queue overflow")
+			return ErrQueueFull
 		}
 	}
 }
@@ -442,176 +459,71 @@ func (r *runState) watchQueue(ctx context.Context) error {
 func (r *runState) resetAfterWarmup() {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
-	now := r.now()
-	for i, w := range r.workers {
-		c := w.load()
-		r.intervalCnt[i], r.checkCnt[i] = c, c
-		w.timer.mu.Lock()
-		w.timer.events, w.timer.sumNS, w.timer.minNS, w.timer.maxNS = 0, 0, 0, 0
-		w.timer.mu.Unlock()
-	}
-	r.mergeShards()
-	r.interval.Reset()
-	r.cumulative.Reset()
-	r.startNS, r.lastInterNS, r.lastCheckNS = now, now, now
+	r.startNS = r.now()
+	r.restartWindows(r.startNS)
 }
 
-// mergeShards moves what the workers recorded since the last merge into
-// the interval and cumulative histograms. Caller holds repMu.
-func (r *runState) mergeShards() {
-	for _, s := range r.shards {
-		// Merging under the shard's lock keeps one histogram per shard
-		// (memory at high thread counts); the merge is a few µs, once a tick.
-		s.mu.Lock()
-		if s.hist.TotalCount() > 0 {
-			r.interval.Merge(s.hist)
-			r.cumulative.Merge(s.hist)
-			s.hist.Reset()
-		}
-		s.mu.Unlock()
+// tick adds what the workers recorded since the last tick to every
+// window. Caller holds repMu.
+func (r *runState) tick(now int64) {
+	d := r.reg.Tick(r.at(now))
+	r.interval = r.interval.Add(d)
+	r.checkpoint = r.checkpoint.Add(d)
+	r.whole = r.whole.Add(d)
+}
+
+// send hands a report to every reporter. Caller holds repMu.
+func (r *runState) send(rep *report.Report) {
+	for _, rp := range r.cfg.Reporters {
+		rp.Report(rep)
 	}
 }
 
-func (r *runState) percentiles(h *hdr.Histogram, minUS, maxUS float64) []float64 {
-	out := make([]float64, len(r.cfg.Percentiles))
-	if h.TotalCount() == 0 {
-		return out
-	}
-	for i, p := range r.cfg.Percentiles {
-		v := float64(h.ValueAtPercentile(p))
-		// The bucket's upper edge can lie outside what was observed.
-		if v > maxUS {
-			v = maxUS
-		}
-		if v < minUS {
-			v = minUS
-		}
-		out[i] = v / 1e6 // seconds
-	}
-	return out
-}
-
-// intermediate prints one intermediate report.
+// intermediate makes one intermediate report.
 func (r *runState) intermediate() {
 	r.repMu.Lock()
+	defer r.repMu.Unlock()
 	now := r.now()
-	s := &Stat{
-		ThreadsRunning: int(r.threadsRun.Load()),
-		Threads:        r.cfg.Threads,
-		TimeInterval:   float64(now-r.lastInterNS) / 1e9,
-		TimeTotal:      float64(now-r.startNS) / 1e9,
-	}
-	for i, w := range r.workers {
-		c := w.load()
-		s.add(c, r.intervalCnt[i])
-		r.intervalCnt[i] = c
-	}
-	r.mergeShards()
-	s.setPercentiles(r.cfg.Percentiles, r.percentiles(r.interval,
-		float64(r.interval.Min()), float64(r.interval.Max())))
-	r.interval.Reset()
-	r.lastInterNS = now
+	r.tick(now)
+	w := r.interval
+	r.interval = metrics.Empty(w.End, r.cfg.Threads)
+	s := report.NewStat(w, r.cfg.Percentiles)
+	s.ThreadsRunning = int(r.threadsRun.Load())
+	s.TimeTotal = float64(now-r.startNS) / 1e9
 	if r.rate != nil {
 		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()
 	}
-	r.repMu.Unlock()
-
-	r.outMu.Lock()
-	defer r.outMu.Unlock()
-	if !r.test.ReportIntermediate(r.stamped, s) {
-		WriteIntermediateDefault(r.stamped, s, r.rate != nil)
-	}
+	r.send(&report.Report{Kind: report.Intermediate, Stat: s, Window: w, Elapsed: time.Duration(now - r.startNS)})
 }
 
-// cumulativeReport prints the full report and resets the checkpoint
-// counters (a checkpoint and the final report are the same thing); a
-// checkpoint's report is headed by its "Checkpoint report:" line.
-func (r *runState) cumulativeReport(now int64, checkpoint bool) {
+// cumulativeReport makes a checkpoint's report or the final one: both
+// cover the time since the last checkpoint (the final one also carries
+// the whole run).
+func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	r.repMu.Lock()
-	s := &Stat{
-		ThreadsRunning: int(r.threadsRun.Load()),
-		Threads:        r.cfg.Threads,
-		TimeInterval:   float64(now-r.lastCheckNS) / 1e9,
-		TimeTotal:      float64(now-r.startNS) / 1e9,
-		ThreadEvents:   make([]uint64, len(r.workers)),
-		ThreadTime:     make([]float64, len(r.workers)),
-		ThreadMin:      make([]float64, len(r.workers)),
-		ThreadMax:      make([]float64, len(r.workers)),
-		PerThread:      r.cfg.Debug,
-		Checkpoint:     checkpoint,
-	}
-	var evs uint64
-	var sum, minNS, maxNS int64
-	for i, w := range r.workers {
-		c := w.load()
-		s.add(c, r.checkCnt[i])
-		r.checkCnt[i] = c
-		t := &w.timer
-		t.mu.Lock()
-		s.ThreadEvents[i] = t.events
-		s.ThreadTime[i] = float64(t.sumNS) / 1e9
-		s.ThreadMin[i] = float64(t.minNS) / 1e9
-		s.ThreadMax[i] = float64(t.maxNS) / 1e9
-		if t.events > 0 {
-			if evs == 0 || t.minNS < minNS {
-				minNS = t.minNS
-			}
-			if t.maxNS > maxNS {
-				maxNS = t.maxNS
+	defer r.repMu.Unlock()
+	r.tick(now)
+	w := r.checkpoint
+	r.checkpoint = metrics.Empty(w.End, r.cfg.Threads)
+	s := report.NewStat(w, r.cfg.Percentiles)
+	s.ThreadsRunning = int(r.threadsRun.Load())
+	s.TimeTotal = float64(now-r.startNS) / 1e9
+	s.PerThread = r.cfg.Debug
+	s.Checkpoint = kind == report.Checkpoint
+	if r.failed.Load() {
+		for _, h := range r.reg.Handles() {
+			if h.Running() {
+				s.Unfinished++
 			}
 		}
-		evs += t.events
-		sum += t.sumNS
-		t.events, t.sumNS, t.minNS, t.maxNS = 0, 0, 0, 0
-		t.mu.Unlock()
-		if atomic.LoadInt64(&w.running) != 0 && r.failed.Load() {
-			s.Unfinished++
-		}
 	}
-	r.mergeShards()
-	s.LatencyMin = float64(minNS) / 1e9
-	s.LatencyMax = float64(maxNS) / 1e9
-	s.LatencySum = float64(sum) / 1e9
-	if evs > 0 {
-		s.LatencyAvg = s.LatencySum / float64(evs)
-	}
-	s.setPercentiles(r.cfg.Percentiles, r.percentiles(r.cumulative,
-		float64(minNS)/1e3, float64(maxNS)/1e3))
-	r.cumulative.Reset()
-	r.lastCheckNS = now
-	r.repMu.Unlock()
-
-	r.outMu.Lock()
-	defer r.outMu.Unlock()
-	if checkpoint {
-		WriteTimestamp(r.out, s.TimeTotal)
-		fmt.Fprintf(r.out, "Checkpoint report:\n")
-	}
-	if !r.test.ReportCumulative(r.out, s) {
-		WriteGeneralStatistics(r.out, s)
-	}
+	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole, Elapsed: time.Duration(now - r.startNS)})
 }
 
-func (s *Stat) add(c, base [CntMax]uint64) {
-	s.Events += c[CntEvent] - base[CntEvent]
-	s.Reads += c[CntRead] - base[CntRead]
-	s.Writes += c[CntWrite] - base[CntWrite]
-	s.Other += c[CntOther] - base[CntOther]
-	s.Errors += c[CntError] - base[CntError]
-	s.Reconnects += c[CntReconnect] - base[CntReconnect]
-}
-
-func (s *Stat) setPercentiles(ps, vals []float64) {
-	s.Percentiles, s.LatencyPcts = ps, vals
-	if len(ps) > 0 {
-		s.Percentile, s.LatencyPct = ps[0], vals[0]
-	}
-}
-
-// reportLoop prints intermediate reports every --report-interval and the
-// --report-checkpoints reports, in time order from one goroutine so the
-// two never interleave; a checkpoint due at the same moment as an
+// reportLoop makes the intermediate reports every --report-interval and
+// the --report-checkpoints reports, in time order from one goroutine so
+// the two never interleave; a checkpoint due at the same moment as an
 // intermediate report comes first, as in the reference's output.
 func (r *runState) reportLoop(ctx context.Context) {
 	iv := int64(r.cfg.ReportInterval)
@@ -650,7 +562,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 		}
 		if isCP {
 			cps = cps[1:]
-			r.cumulativeReport(r.now(), true)
+			r.cumulativeReport(r.now(), report.Checkpoint)
 			continue
 		}
 		r.intermediate()
@@ -659,66 +571,4 @@ func (r *runState) reportLoop(ctx context.Context) {
 			nextInter += iv
 		}
 	}
-}
-
-func (r *runState) forcedShutdown(bgCancel, cancelWorkers context.CancelFunc) error {
-	r.failed.Store(true)
-	r.stop()
-	now := r.now()
-	r.log.Fatalf("The --max-time limit has expired, forcing shutdown...")
-	r.cumulativeReport(now, false)
-	cancelWorkers()
-	bgCancel()
-	return &ReportedError{Err: errors.New("forced shutdown"), Code: 2}
-}
-
-func (r *runState) writeHeader() {
-	w, c := r.out, r.cfg
-	fmt.Fprintf(w, "Running the test with following options:\n")
-	fmt.Fprintf(w, "Number of threads: %d\n", c.Threads)
-	if c.Rate > 0 {
-		fmt.Fprintf(w, "Target transaction rate: %s/sec\n", formatRate(c.Rate))
-	}
-	if c.ReportInterval > 0 {
-		fmt.Fprintf(w, "Report intermediate results every %s second(s)\n", formatSeconds(c.ReportInterval))
-	}
-	if len(c.Checkpoints) > 0 {
-		fmt.Fprintf(w, "Report checkpoint(s) at ")
-		for i, cp := range c.Checkpoints {
-			if i > 0 {
-				fmt.Fprintf(w, ", ")
-			}
-			fmt.Fprintf(w, "%s", formatSeconds(cp))
-		}
-		fmt.Fprintf(w, " seconds\n")
-	}
-	if c.Warmup > 0 {
-		fmt.Fprintf(w, "Warmup time: %s seconds\n", formatSeconds(c.Warmup))
-	}
-	if c.Debug {
-		fmt.Fprintf(w, "Debug mode enabled.\n\n")
-	}
-	if c.Validate {
-		fmt.Fprintf(w, "Validation checks: on.\n\n")
-	}
-	if c.RandSeed != 0 {
-		fmt.Fprintf(w, "Initializing random number generator from seed (%d).\n\n", c.RandSeed)
-	} else {
-		fmt.Fprintf(w, "Initializing random number generator from current time\n\n")
-	}
-	if c.ForcedShutdown >= 0 && c.Time > 0 {
-		fmt.Fprintf(w, "Forcing shutdown in %d seconds\n", int64((c.Warmup+c.Time+c.ForcedShutdown)/time.Second))
-	}
-	fmt.Fprintf(w, "\n")
-}
-
-func formatRate(v float64) string {
-	if v == math.Trunc(v) {
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return fmt.Sprintf("%g", v)
-}
-
-func formatSeconds(d time.Duration) string {
-	return formatRate(d.Seconds())
 }

@@ -8,9 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unsafe"
 
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
+	"sysbench-go/report"
 )
 
 // hookTest is the engine tests' Test: onNewWorker runs as each worker is
@@ -21,22 +22,22 @@ type hookTest struct {
 	onEvent     func()
 
 	mu    sync.Mutex
-	final *Stat
+	final *report.Stat
 }
 
-func (h *hookTest) Name() string                             { return "hook" }
-func (h *hookTest) PrintMode(io.Writer)                      {}
-func (h *hookTest) Init(context.Context) error               { return nil }
-func (h *hookTest) Done(context.Context) error               { return nil }
-func (h *hookTest) ReportIntermediate(io.Writer, *Stat) bool { return false }
-func (h *hookTest) ReportCumulative(_ io.Writer, s *Stat) bool {
+func (h *hookTest) Name() string                                    { return "hook" }
+func (h *hookTest) PrintMode(io.Writer)                             {}
+func (h *hookTest) Init(context.Context) error                      { return nil }
+func (h *hookTest) Done(context.Context) error                      { return nil }
+func (h *hookTest) ReportIntermediate(io.Writer, *report.Stat) bool { return false }
+func (h *hookTest) ReportCumulative(_ io.Writer, s *report.Stat) bool {
 	h.mu.Lock()
 	c := *s
 	h.final = &c
 	h.mu.Unlock()
 	return false
 }
-func (h *hookTest) NewWorker(context.Context, int, *WorkerStats) (Worker, error) {
+func (h *hookTest) NewWorker(context.Context, int, *metrics.Handle) (Worker, error) {
 	if h.onNewWorker != nil {
 		h.onNewWorker()
 	}
@@ -67,7 +68,7 @@ func TestBlockingWorkersProcs(t *testing.T) {
 		var seen atomic.Int64 // GOMAXPROCS as the events see it
 		p := &hookTest{onEvent: func() { seen.Store(int64(runtime.GOMAXPROCS(0))) }}
 		cfg := Config{Threads: threads, Events: 100, BlockingWorkers: blocking, ForcedShutdown: -1}
-		if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
+		if err := runToEnd(context.Background(), p, cfg, logging.Discard()); err != nil {
 			t.Fatal(err)
 		}
 		want := int64(before)
@@ -83,41 +84,13 @@ func TestBlockingWorkersProcs(t *testing.T) {
 	}
 }
 
-// Per-worker statistics, written on every event and query, never share a
-// cache line with another worker's (see cacheLinePad).
-func TestWorkerStatsOwnCacheLines(t *testing.T) {
-	for name, n := range map[string]uintptr{
-		"WorkerStats": unsafe.Sizeof(WorkerStats{}),
-		"histShard":   unsafe.Sizeof(histShard{}),
-	} {
-		if n%cacheLinePad != 0 {
-			t.Errorf("%s is %d bytes, not a multiple of %d", name, n, cacheLinePad)
+// runToEnd runs t as main does: Run, then the final report and done().
+func runToEnd(ctx context.Context, t Test, cfg Config, log *logging.Logger) error {
+	fin, err := Run(ctx, t, cfg, log)
+	if fin != nil {
+		if rerr := fin.Report(); err == nil {
+			err = rerr
 		}
 	}
-}
-
-// A worker's counts reach the reports at the end of each event, after
-// pendingMax of them in a long event, and on Flush, never later.
-func TestWorkerStatsPublish(t *testing.T) {
-	w := NewWorkerStats(0)
-	for i := 1; i < pendingMax; i++ {
-		w.Inc(CntRead)
-	}
-	if c := w.load(); c[CntRead] != 0 {
-		t.Fatalf("published %d reads before %d were pending", c[CntRead], pendingMax)
-	}
-	w.Add(CntWrite, 3)
-	if c := w.load(); c[CntRead] != pendingMax-1 || c[CntWrite] != 3 {
-		t.Fatalf("after %d counts: %v", pendingMax, c)
-	}
-	w.Inc(CntOther)
-	w.recordEvent(1000)
-	if c := w.load(); c[CntOther] != 1 || c[CntEvent] != 1 || c[CntRead] != pendingMax-1 {
-		t.Fatalf("after an event: %v", c)
-	}
-	w.Inc(CntError)
-	w.Flush()
-	if c := w.load(); c[CntError] != 1 {
-		t.Fatalf("after Flush: %v", c)
-	}
+	return err
 }

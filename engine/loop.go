@@ -2,15 +2,16 @@ package engine
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
+
+	"sysbench-go/metrics"
 )
 
 // Loop is a worker's view of the run: whether to go on, and the event
 // timer. The default loop and a script's own thread_run both drive it.
 type Loop struct {
 	run *runState
-	st  *WorkerStats
+	st  *metrics.Handle
 	ctx context.Context
 
 	startNS int64 // monotonic start of the running event, 0 when idle
@@ -66,7 +67,7 @@ func (l *Loop) More() bool {
 // Start starts the event timer.
 func (l *Loop) Start() {
 	l.startNS = l.run.now()
-	atomic.StoreInt64(&l.st.running, 1)
+	l.st.SetRunning(true)
 }
 
 // Stop stops the event timer and counts the event.
@@ -76,8 +77,7 @@ func (l *Loop) Stop() {
 	}
 	ns := l.run.now() - l.startNS + l.queueNS
 	l.startNS, l.queueNS = 0, 0
-	atomic.StoreInt64(&l.st.running, 0)
-	l.st.recordEvent(ns)
+	l.st.RecordEvent(ns)
 	if l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}
@@ -90,11 +90,11 @@ func (l *Loop) Abandon() {
 		l.run.concurrency.Add(-1)
 	}
 	l.startNS, l.queueNS = 0, 0
-	atomic.StoreInt64(&l.st.running, 0)
+	l.st.SetRunning(false)
 }
 
 // Context is the worker's context; it is cancelled on a forced shutdown.
 func (l *Loop) Context() context.Context { return l.ctx }
 
 // Stats is the worker's statistics handle.
-func (l *Loop) Stats() *WorkerStats { return l.st }
+func (l *Loop) Stats() *metrics.Handle { return l.st }

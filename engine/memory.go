@@ -3,29 +3,15 @@ package engine
 import (
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
+	rtmetrics "runtime/metrics"
 )
 
 // Memory at high thread counts: every worker holds a Lua state of a few
 // hundred KiB, so with hundreds of workers the live heap is over 100 MiB
 // and the Go collector's default headroom (GOGC=100: as much garbage as
 // live data) doubles the process's footprint. The engine therefore keeps
-// fewer histogram shards than workers and runs the collector with less
+// fewer histogram shards than workers (metrics.Shards) and runs the collector with less
 // headroom while the workers are created and during the run.
-
-// maxShards bounds the latency histogram shards (one HDR histogram, about
-// 170 KiB, each).
-const maxShards = 64
-
-// histShards is the number of latency histogram shards for a run: one per
-// worker up to twice the CPUs (at least 8). Workers only contend for a
-// shard's lock when they record an event's latency at the same instant;
-// beyond the number of CPUs that can run them, more shards buy nothing
-// but memory.
-func histShards(threads, ncpu int) int {
-	n := max(2*ncpu, 8)
-	return max(min(threads, n, maxShards), 1)
-}
 
 // GC headroom: while the workers are created (most of the garbage of a
 // run start: every worker compiles and runs its script), and the minimum
@@ -65,10 +51,10 @@ func (p *gcPolicy) running() {
 	if !p.active {
 		return
 	}
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
+	s := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	rtmetrics.Read(s)
 	var live uint64
-	if s[0].Value.Kind() == metrics.KindUint64 {
+	if s[0].Value.Kind() == rtmetrics.KindUint64 {
 		live = s[0].Value.Uint64()
 	}
 	debug.SetGCPercent(runGCPercent(live, p.prev))

@@ -11,25 +11,6 @@ import (
 	"sysbench-go/logging"
 )
 
-func TestHistShards(t *testing.T) {
-	tests := []struct{ threads, ncpu, want int }{
-		{1, 2, 1},
-		{2, 2, 2},
-		{8, 2, 8},
-		{512, 2, 8},
-		{512, 6, 12},
-		{20, 16, 20},
-		{512, 16, 32},
-		{512, 64, maxShards},
-		{0, 2, 1},
-	}
-	for _, tt := range tests {
-		if got := histShards(tt.threads, tt.ncpu); got != tt.want {
-			t.Errorf("histShards(%d, %d) = %d, want %d", tt.threads, tt.ncpu, got, tt.want)
-		}
-	}
-}
-
 func TestRunGCPercent(t *testing.T) {
 	const mib = 1 << 20
 	tests := []struct {
@@ -75,7 +56,7 @@ func TestGCPolicy(t *testing.T) {
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(80))
 	var atInit, atRun atomic.Int64
-	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
+	if err := runToEnd(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if got := atInit.Load(); got != initGCPercent {
@@ -91,7 +72,7 @@ func TestGCPolicy(t *testing.T) {
 	debug.SetGCPercent(10)
 	atInit.Store(0)
 	atRun.Store(0)
-	if err := Run(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 1, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
+	if err := runToEnd(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 1, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := atInit.Load(), atRun.Load(); a != 10 || b != 10 || gcPercent() != 10 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,7 +54,7 @@ func slowTest(d time.Duration) *hookTest {
 func TestRateCountsQueueTime(t *testing.T) {
 	p := slowTest(2 * time.Millisecond)
 	cfg := Config{Threads: 1, Time: time.Second, Rate: 2000, ForcedShutdown: -1, RandSeed: 1}
-	if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
+	if err := runToEnd(context.Background(), p, cfg, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	s := p.final
@@ -75,13 +74,9 @@ func TestRateQueueOverflow(t *testing.T) {
 	cfg := Config{Threads: 1, Time: 10 * time.Second, Rate: 1e7, ForcedShutdown: -1}
 	var out bytes.Buffer
 	start := time.Now()
-	err := Run(context.Background(), p, cfg, logging.New(&out, logging.Notice))
-	var re *ReportedError
-	if !errors.As(err, &re) || re.Code != 1 {
-		t.Fatalf("Run: %v, want a reported error with exit code 1", err)
-	}
-	if !strings.Contains(out.String(), "FATAL: The event queue is full.") {
-		t.Errorf("no queue-full message in:\n%s", out.String())
+	err := runToEnd(context.Background(), p, cfg, logging.New(&out, logging.Notice))
+	if !errors.Is(err, ErrQueueFull) || ExitCode(err) != 1 {
+		t.Fatalf("Run: %v, want the queue-full error with exit code 1", err)
 	}
 	if el := time.Since(start); el > 8*time.Second {
 		t.Errorf("overflow ended the run only after %v", el)
@@ -94,7 +89,7 @@ func TestRateRunLastsItsTime(t *testing.T) {
 	p := &hookTest{}
 	cfg := Config{Threads: 4, Time: 800 * time.Millisecond, Rate: 2, ForcedShutdown: -1, RandSeed: 3}
 	start := time.Now()
-	if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
+	if err := runToEnd(context.Background(), p, cfg, logging.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el < 800*time.Millisecond {
@@ -112,7 +107,7 @@ func TestRateHonoursRate(t *testing.T) {
 	for _, threads := range []int{1, 4} {
 		p := &hookTest{}
 		cfg := Config{Threads: threads, Time: time.Second, Rate: 300, ForcedShutdown: -1, RandSeed: 11}
-		if err := Run(context.Background(), p, cfg, logging.Discard()); err != nil {
+		if err := runToEnd(context.Background(), p, cfg, logging.Discard()); err != nil {
 			t.Fatal(err)
 		}
 		if n := p.final.Events; n < 200 || n > 400 {

@@ -6,7 +6,9 @@ import (
 	"io"
 
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 // ErrUnknownCommand is returned by Test.Command for a command the test does
@@ -24,15 +26,12 @@ type Test interface {
 	Init(ctx context.Context) error
 	// NewWorker creates the worker for thread tid. It is called on the
 	// worker's own goroutine; the worker must record its statistics in st.
-	NewWorker(ctx context.Context, tid int, st *WorkerStats) (Worker, error)
+	NewWorker(ctx context.Context, tid int, st *metrics.Handle) (Worker, error)
 	// Done runs once after all workers have finished (Lua's done()).
 	Done(ctx context.Context) error
-	// ReportIntermediate prints an intermediate report; it returns false
-	// to let the engine print its default line.
-	ReportIntermediate(w io.Writer, s *Stat) bool
-	// ReportCumulative prints the final (or checkpoint) report; it
-	// returns false to let the engine print the default blocks.
-	ReportCumulative(w io.Writer, s *Stat) bool
+	// The test's own text for reports (report.Text prints the default
+	// where it returns false).
+	report.Hooks
 }
 
 // Worker runs events on one goroutine.
@@ -98,7 +97,7 @@ type EventsOverrider interface {
 
 // ReportsCloser is implemented by tests whose intermediate reports need
 // closing before the final report (report_json's array, which the test
-// prints where its hooks print).
+// prints where its hooks print): report.Text's BeforeFinal.
 type ReportsCloser interface {
 	CloseReports()
 }

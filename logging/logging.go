@@ -54,7 +54,12 @@ type Logger struct {
 	level   atomic.Int32
 	last    string // the last message, for the duplicate check
 	repeats int
+	fatals  []string // FATAL messages, for the results file
 }
+
+// maxFatals bounds the FATAL messages kept (a failing run of many threads
+// repeats one message per thread).
+const maxFatals = 100
 
 // New returns a logger writing to out.
 func New(out io.Writer, level Level) *Logger {
@@ -79,10 +84,33 @@ func (l *Logger) Enabled(v Level) bool { return l != nil && v <= l.Level() }
 
 // Printf logs one message at level v; a newline is added.
 func (l *Logger) Printf(v Level, format string, args ...any) {
+	if l == nil {
+		return
+	}
+	if v == Fatal {
+		// Kept whatever the verbosity: the results file records them.
+		msg := fmt.Sprintf(format, args...)
+		l.mu.Lock()
+		if len(l.fatals) < maxFatals {
+			l.fatals = append(l.fatals, msg)
+		}
+		l.mu.Unlock()
+		if l.Enabled(v) {
+			l.message(v, msg, true)
+		}
+		return
+	}
 	if !l.Enabled(v) {
 		return
 	}
 	l.message(v, fmt.Sprintf(format, args...), true)
+}
+
+// Fatals are the FATAL messages logged so far, without their prefix.
+func (l *Logger) Fatals() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string{}, l.fatals...)
 }
 
 // Fatalf logs a FATAL message.

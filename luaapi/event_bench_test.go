@@ -2,9 +2,8 @@ package luaapi
 
 import (
 	"context"
+	"sysbench-go/metrics"
 	"testing"
-
-	"sysbench-go/engine"
 )
 
 // BenchmarkDryRunEvent is one event of a bundled workload on the dry-run
@@ -15,7 +14,7 @@ func BenchmarkDryRunEvent(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			s := loadDryRun(b, name, 1)
 			ctx := context.Background()
-			w, err := s.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+			w, err := s.NewWorker(ctx, 0, metrics.NewHandle(0))
 			if err != nil {
 				b.Fatal(err)
 			}

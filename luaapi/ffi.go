@@ -4,11 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sysbench-go/metrics"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
-
-	"sysbench-go/engine"
 )
 
 // registerFFI installs the "ffi" module (also as the global ffi, as
@@ -80,10 +79,10 @@ func ffiCLibrary(L *lua.LState, rands *[len(ffiRandNames)]lua.LValue) *lua.LTabl
 		},
 		"sb_counter_inc": func(L *lua.LState) int {
 			c := L.CheckInt(2)
-			if c < 0 || c >= int(engine.CntMax) {
+			if c < 0 || c >= int(metrics.CntMax) {
 				L.ArgError(2, "invalid counter")
 			}
-			getRuntime(L).count(engine.Counter(c))
+			getRuntime(L).count(metrics.Counter(c))
 			return 0
 		},
 		"sb_more_events": func(L *lua.LState) int {
@@ -113,9 +112,9 @@ func ffiCLibrary(L *lua.LState, rands *[len(ffiRandNames)]lua.LValue) *lua.LTabl
 			C.RawSetString("sb_rand_"+d, rands[i])
 		}
 	}
-	for name, v := range map[string]engine.Counter{"SB_CNT_OTHER": engine.CntOther, "SB_CNT_READ": engine.CntRead,
-		"SB_CNT_WRITE": engine.CntWrite, "SB_CNT_TRX": engine.CntEvent, "SB_CNT_EVENT": engine.CntEvent,
-		"SB_CNT_ERROR": engine.CntError, "SB_CNT_RECONNECT": engine.CntReconnect, "SB_CNT_MAX": engine.CntMax} {
+	for name, v := range map[string]metrics.Counter{"SB_CNT_OTHER": metrics.CntOther, "SB_CNT_READ": metrics.CntRead,
+		"SB_CNT_WRITE": metrics.CntWrite, "SB_CNT_TRX": metrics.CntEvent, "SB_CNT_EVENT": metrics.CntEvent,
+		"SB_CNT_ERROR": metrics.CntError, "SB_CNT_RECONNECT": metrics.CntReconnect, "SB_CNT_MAX": metrics.CntMax} {
 		C.RawSetString(name, lua.LNumber(v))
 	}
 	cmt := L.CreateTable(0, 1)

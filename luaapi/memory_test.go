@@ -10,6 +10,7 @@ import (
 	"sysbench-go/drivers/mysql"
 	"sysbench-go/engine"
 	bundled "sysbench-go/lua"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
 )
 
@@ -24,7 +25,7 @@ func TestWorkerStateMemory(t *testing.T) {
 	const workers = 32
 	const limit = 180 << 10 // bytes of live heap per worker
 	s := loadDryRun(t, "oltp_read_write", workers)
-	st := engine.NewWorkerStats(0) // shared: the engine's latency shards are not the state's
+	st := metrics.NewHandle(0) // shared: the engine's latency shards are not the state's
 	before := liveHeap()
 	ws := make([]engine.Worker, 0, workers)
 	for tid := range workers {
@@ -86,7 +87,7 @@ func liveHeap() int64 {
 func TestEventAllocs(t *testing.T) {
 	s := loadDryRun(t, "oltp_point_select", 4)
 	ctx := context.Background()
-	w, err := s.NewWorker(ctx, 3, engine.NewWorkerStats(0)) // not 0: Go boxes zero values for free
+	w, err := s.NewWorker(ctx, 3, metrics.NewHandle(0)) // not 0: Go boxes zero values for free
 	if err != nil {
 		t.Fatal(err)
 	}

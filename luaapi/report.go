@@ -3,15 +3,14 @@ package luaapi
 import (
 	"fmt"
 	"io"
+	"sysbench-go/report"
 
 	lua "github.com/yuin/gopher-lua"
-
-	"sysbench-go/engine"
 )
 
 // statTable converts a report's figures into the table the reference's
 // hooks receive (latencies in seconds).
-func statTable(L *lua.LState, s *engine.Stat) *lua.LTable {
+func statTable(L *lua.LState, s *report.Stat) *lua.LTable {
 	t := L.CreateTable(0, 24)
 	set := func(k string, v float64) { t.RawSetString(k, lua.LNumber(v)) }
 	set("threads_running", float64(s.ThreadsRunning))

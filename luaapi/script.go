@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +49,9 @@ type Env struct {
 	Declared []options.Option
 	// Context for prepare/cleanup/custom commands.
 	Ctx context.Context
+	// RecordServerVersion asks the first connection of the run for its
+	// server's version (for the results file).
+	RecordServerVersion bool
 
 	// Generators: one seeder per run hands out per-thread states in the
 	// reference's order so --rand-seed reproduces a run.
@@ -56,11 +60,13 @@ type Env struct {
 	unique   *sbrand.UniqueSeq
 	rands    []*sbrand.Rand // per worker thread, made in thread order
 
-	mu      sync.Mutex
-	opened  map[string]drivers.Driver
-	usedSQL bool
-	protos  sync.Map // module name -> *lua.FunctionProto
-	files   sync.Map // path of a Lua file loaded at run time -> *lua.FunctionProto
+	mu            sync.Mutex
+	opened        map[string]drivers.Driver
+	usedSQL       bool
+	serverVersion string
+	versionAsked  bool
+	protos        sync.Map // module name -> *lua.FunctionProto
+	files         sync.Map // path of a Lua file loaded at run time -> *lua.FunctionProto
 }
 
 // ScriptError is a Lua load or run failure, already worded as the
@@ -504,6 +510,39 @@ func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
 		}
 	}
 	return nil, name, fmt.Errorf("invalid database driver name: '%s'", name)
+}
+
+// noteServer records the server version of the run's first connection
+// when RecordServerVersion is set.
+func (env *Env) noteServer(ctx context.Context, c drivers.Conn) {
+	if !env.RecordServerVersion {
+		return
+	}
+	env.mu.Lock()
+	asked := env.versionAsked
+	env.versionAsked = true
+	env.mu.Unlock()
+	sv, ok := c.(drivers.ServerVersioner)
+	if asked || !ok {
+		return
+	}
+	if v, err := sv.ServerVersion(ctx); err == nil {
+		env.mu.Lock()
+		env.serverVersion = v
+		env.mu.Unlock()
+	}
+}
+
+// Server is the drivers the run opened, sorted, and the server version of
+// its first connection ("" when not recorded or unknown).
+func (env *Env) Server() (drivers []string, version string) {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	for name := range env.opened {
+		drivers = append(drivers, name)
+	}
+	slices.Sort(drivers)
+	return drivers, env.serverVersion
 }
 
 // UsedSQL reports whether any state asked for a database driver: the

@@ -10,8 +10,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"sysbench-go/drivers"
-	"sysbench-go/engine"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 )
 
 // Userdata type names, as sysbench's own.
@@ -335,6 +335,7 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
 	if err != nil {
 		return nil, err
 	}
+	rt.env.noteServer(ctx, conn)
 	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog()}
 	c.ud = L.NewUserData()
 	c.ud.Value = c
@@ -356,7 +357,7 @@ func (c *sqlConn) done(L *lua.LState, res drivers.Result, err error, query strin
 		return 0
 	}
 	cnt := res.Counter()
-	c.rt.count(engine.Counter(cnt))
+	c.rt.count(metrics.Counter(cnt))
 	c.keep(res, cnt)
 	L.Push(c.resUD)
 	return 1
@@ -384,11 +385,7 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string, at pos) {
 	// Counted as the reference's drivers count failed queries, fatal or
 	// not: a lost connection that was re-established as a reconnect,
 	// anything else as an error.
-	if de.Kind == drivers.Reconnect {
-		c.rt.count(engine.CntReconnect)
-	} else {
-		c.rt.count(engine.CntError)
-	}
+	c.rt.countFailure(de)
 	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)
 	desc.RawSetString("query", lua.LString(query))
@@ -538,15 +535,11 @@ func (c *sqlConn) bulkFlush() error {
 	if err != nil {
 		if de := drivers.AsError(err); de != nil {
 			de.Query = "" // it points into the buffer
-			if de.Kind == drivers.Reconnect {
-				c.rt.count(engine.CntReconnect)
-			} else {
-				c.rt.count(engine.CntError)
-			}
+			c.rt.countFailure(de)
 		}
 		return err
 	}
-	c.rt.count(engine.Counter(res.Counter()))
+	c.rt.count(metrics.Counter(res.Counter()))
 	res.Close()
 	c.bulk = c.bulk[:c.bulkValues]
 	c.bulkCnt = 0
@@ -643,12 +636,12 @@ func connReconnect(L *lua.LState) int {
 		c.alert(err.Error())
 	case err != nil:
 		// The reference's connection is unusable after this.
-		c.rt.count(engine.CntError)
+		c.rt.count(metrics.CntError)
 		c.close()
 		raiseAt(L, atCaller, "assertion failed!")
 	default:
 		c.dropResult()
-		c.rt.count(engine.CntReconnect)
+		c.rt.count(metrics.CntReconnect)
 	}
 	L.Push(lua.LTrue)
 	return 1
@@ -1004,11 +997,7 @@ func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
 	c.dropResult()
 	de := drivers.AsError(err)
 	if de != nil {
-		if de.Kind == drivers.Reconnect {
-			c.rt.count(engine.CntReconnect)
-		} else {
-			c.rt.count(engine.CntError)
-		}
+		c.rt.countFailure(de)
 		if de.Kind != drivers.Fatal {
 			t := L.CreateTable(0, 1)
 			t.RawSetString("errcode", lua.LNumber(restartEvent))
@@ -1035,7 +1024,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 			if err != nil {
 				legacyRaise(L, c, err, "db_query()")
 			}
-			c.rt.count(engine.Counter(res.Counter()))
+			c.rt.count(metrics.Counter(res.Counter()))
 			res.Close()
 			return 0
 		},
@@ -1099,7 +1088,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 				legacyRaise(L, s.c, err, "db_execute()")
 			}
 			cnt := res.Counter()
-			s.c.rt.count(engine.Counter(cnt))
+			s.c.rt.count(metrics.Counter(cnt))
 			s.c.keep(res, cnt)
 			L.Push(s.c.resUD)
 			return 1

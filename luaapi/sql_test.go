@@ -9,10 +9,10 @@ import (
 	"sysbench-go/drivers"
 	"sysbench-go/drivers/mysql"
 	"sysbench-go/drivers/pgsql"
-	"sysbench-go/engine"
 	"sysbench-go/internal/testenv"
 	"sysbench-go/logging"
 	bundled "sysbench-go/lua"
+	"sysbench-go/metrics"
 )
 
 // TestSQLMisuse runs testdata/sql_misuse.lua, one event misusing the SQL
@@ -58,7 +58,7 @@ func runSQLScript(t *testing.T, s testenv.Server, script string) string {
 		t.Fatal(err)
 	}
 	defer sc.Close()
-	w, err := sc.NewWorker(ctx, 0, engine.NewWorkerStats(0))
+	w, err := sc.NewWorker(ctx, 0, metrics.NewHandle(0))
 	if err != nil {
 		t.Fatal(err)
 	}

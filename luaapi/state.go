@@ -8,7 +8,9 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"sysbench-go/drivers"
 	"sysbench-go/engine"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
 )
@@ -21,8 +23,8 @@ type runtime struct {
 	L      *lua.LState
 	tid    int
 	rand   *sbrand.Rand
-	stats  *engine.WorkerStats // nil outside a run
-	loop   *engine.Loop        // set while a custom thread_run runs
+	stats  *metrics.Handle // nil outside a run
+	loop   *engine.Loop    // set while a custom thread_run runs
 	conns  []*sqlConn
 	legacy *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
@@ -39,9 +41,22 @@ func (rt *runtime) close() {
 }
 
 // count adds to a statistics counter when the state belongs to a worker.
-func (rt *runtime) count(c engine.Counter) {
+func (rt *runtime) count(c metrics.Counter) {
 	if rt.stats != nil {
 		rt.stats.Inc(c)
+	}
+}
+
+// countFailure counts a failed query as the reference's drivers do: a
+// lost connection that was re-established as a reconnect, anything else
+// as an error, kept by its code.
+func (rt *runtime) countFailure(de *drivers.Error) {
+	switch {
+	case rt.stats == nil:
+	case de.Kind == drivers.Reconnect:
+		rt.stats.Inc(metrics.CntReconnect)
+	default:
+		rt.stats.Error(de.CodeName())
 	}
 }
 
@@ -57,7 +72,7 @@ func getRuntime(L *lua.LState) *runtime {
 
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
-func (s *Script) newState(tid int, st *engine.WorkerStats) (*lua.LState, *runtime, error) {
+func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, error) {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
 	openLibs(L)
 	registerLoaders(L, s.env)

@@ -10,7 +10,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"sysbench-go/engine"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
+	"sysbench-go/report"
 )
 
 var (
@@ -60,7 +62,7 @@ func (s *Script) CloseReports() {
 
 // callHook calls sysbench.hooks.<name>(stat) in the master state if the
 // script defines it, and reports whether it did.
-func (s *Script) callHook(name string, kind reportKind, st *engine.Stat) bool {
+func (s *Script) callHook(name string, kind reportKind, st *report.Stat) bool {
 	f, ok := getPath(s.master, "sysbench", "hooks", name).(*lua.LFunction)
 	if !ok {
 		return false
@@ -77,12 +79,12 @@ func (s *Script) callHook(name string, kind reportKind, st *engine.Stat) bool {
 
 // ReportIntermediate calls sysbench.hooks.report_intermediate if the
 // script defines it, else prints the SQL line when a driver was used.
-func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
+func (s *Script) ReportIntermediate(w io.Writer, st *report.Stat) bool {
 	if s.callHook("report_intermediate", reportIntermediate, st) {
 		return true
 	}
 	if s.env.UsedSQL() {
-		engine.WriteIntermediateSQL(w, st, s.rate)
+		report.WriteIntermediateSQL(w, st, s.rate)
 		return true
 	}
 	return false
@@ -91,7 +93,7 @@ func (s *Script) ReportIntermediate(w io.Writer, st *engine.Stat) bool {
 // ReportCumulative calls sysbench.hooks.report_cumulative if defined,
 // else prints the SQL statistics (when a driver was used) and the
 // general statistics.
-func (s *Script) ReportCumulative(w io.Writer, st *engine.Stat) bool {
+func (s *Script) ReportCumulative(w io.Writer, st *report.Stat) bool {
 	kind := reportFinal
 	if st.Checkpoint {
 		kind = reportCheckpoint
@@ -100,9 +102,9 @@ func (s *Script) ReportCumulative(w io.Writer, st *engine.Stat) bool {
 		return true
 	}
 	if s.env.UsedSQL() {
-		engine.WriteSQLStatistics(w, st)
+		report.WriteSQLStatistics(w, st)
 	}
-	engine.WriteGeneralStatistics(w, st)
+	report.WriteGeneralStatistics(w, st)
 	return true
 }
 
@@ -182,7 +184,7 @@ func (s *Script) callCommand(L *lua.LState, rt *runtime, name string) error {
 
 // errCommandFailed: a command returned false. The reference prints
 // nothing then; the exit code says it failed.
-var errCommandFailed = &engine.ReportedError{Err: errors.New("command failed"), Code: 1}
+var errCommandFailed = engine.Quiet(errors.New("command failed"))
 
 func (s *Script) parallelCommand(ctx context.Context, name string, out io.Writer) error {
 	fmt.Fprintf(out, "Initializing worker threads...\n\n")
@@ -208,18 +210,7 @@ func (s *Script) parallelCommand(ctx context.Context, name string, out io.Writer
 	wg.Wait()
 	// Each thread's failure is its own FATAL line, as in the reference
 	// (which then exits with 0: we exit with 1).
-	var failed error
-	for _, err := range errs {
-		if err == nil {
-			continue
-		}
-		var re *engine.ReportedError
-		if !errors.As(err, &re) {
-			s.env.Log.Fatalf("%v", err)
-		}
-		failed = errCommandFailed
-	}
-	return failed
+	return errors.Join(errs...)
 }
 
 // worker is one thread's Lua state.
@@ -233,7 +224,7 @@ type worker struct {
 }
 
 // NewWorker creates the thread's Lua state and runs the script in it.
-func (s *Script) NewWorker(ctx context.Context, tid int, st *engine.WorkerStats) (engine.Worker, error) {
+func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	L, rt, err := s.newState(tid, st)
 	if err != nil {
 		return nil, err

@@ -576,3 +576,10 @@ func (s *stmt) Close() error {
 	s.ds = nil
 	return nil
 }
+
+var _ drivers.ServerVersioner = (*conn)(nil)
+
+// ServerVersion is the server's version string.
+func (c *conn) ServerVersion(ctx context.Context) (string, error) {
+	return drivers.QueryString(ctx, c, "SELECT VERSION()")
+}

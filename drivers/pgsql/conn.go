@@ -339,3 +339,13 @@ func (c *conn) stmtName() string {
 	c.stmtSeq++
 	return "sbstmt" + strconv.Itoa(c.stmtSeq)
 }
+
+var _ drivers.ServerVersioner = (*conn)(nil)
+
+// ServerVersion is the server_version the server reported at start-up.
+func (c *conn) ServerVersion(context.Context) (string, error) {
+	if c.pg == nil {
+		return "", errors.New("not connected")
+	}
+	return c.pg.ParameterStatus("server_version"), nil
+}

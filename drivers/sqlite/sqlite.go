@@ -536,3 +536,14 @@ func returnsRows(q string) bool {
 }
 
 // lineWriter serialises whole lines from concurrent connections.
+
+var _ drivers.ServerVersioner = (*conn)(nil)
+
+// ServerVersion is the SQLite library's version, as "SQLite 3.x.y".
+func (c *conn) ServerVersion(ctx context.Context) (string, error) {
+	v, err := drivers.QueryString(ctx, c, "SELECT sqlite_version()")
+	if err != nil {
+		return "", err
+	}
+	return "SQLite " + v, nil
+}

@@ -1,10 +1,11 @@
-package engine
+package report
 
 import (
 	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
+	"sysbench-go/metrics"
 	"testing"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -69,17 +70,17 @@ func TestReportFormats(t *testing.T) {
 }
 
 func TestHistogramFormat(t *testing.T) {
-	h := newHist()
+	h := metrics.NewHistogram()
 	for v := int64(20); v < 6000; v = v*11/10 + 1 {
 		for i := int64(0); i < 6000/v; i++ {
 			_ = h.RecordValue(v)
 		}
 	}
 	var b bytes.Buffer
-	writeHistogram(&b, h)
+	WriteHistogram(&b, h)
 	golden(t, "histogram", b.Bytes())
 	b.Reset()
-	writeHistogram(&b, hdr.New(1, 10, 3))
+	WriteHistogram(&b, hdr.New(1, 10, 3))
 	if b.Len() != 0 {
 		t.Errorf("an empty histogram prints nothing, got %q", b.String())
 	}

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Recorder keeps a run's reports for the results file.
+type Recorder struct {
+	Percentiles []float64
+	Rate        bool // --rate: intervals carry the queue
+
+	Intervals   []Interval
+	Checkpoints []Window
+	Total       *Window
+	// Err is the first report that could not be recorded.
+	Err error
+}
+
+// Report records r.
+func (rec *Recorder) Report(r *Report) {
+	switch r.Kind {
+	case Intermediate:
+		rec.Intervals = append(rec.Intervals, NewInterval(r.Stat, rec.Rate))
+	case Checkpoint:
+		w, err := NewWindow(r.Window, rec.Percentiles)
+		rec.keep(err)
+		if w != nil {
+			rec.Checkpoints = append(rec.Checkpoints, *w)
+		}
+	case Final:
+		w, err := NewWindow(r.Run, rec.Percentiles)
+		rec.keep(err)
+		rec.Total = w
+	}
+}
+
+func (rec *Recorder) keep(err error) {
+	if err != nil && rec.Err == nil {
+		rec.Err = err
+	}
+}
+
+// IntervalsCSV writes the intermediate reports as CSV rows, one per
+// interval, under a header row; each row is flushed as it is written, so
+// the file holds every interval of a run that is killed.
+type IntervalsCSV struct {
+	w           *csv.Writer
+	percentiles []float64
+	rate        bool
+	header      bool
+	// Err is the first write error.
+	Err error
+}
+
+// NewIntervalsCSV writes to w; the columns follow the percentiles and
+// whether --rate is on.
+func NewIntervalsCSV(w io.Writer, percentiles []float64, rate bool) *IntervalsCSV {
+	return &IntervalsCSV{w: csv.NewWriter(w), percentiles: percentiles, rate: rate}
+}
+
+// Header is the CSV's column names.
+func (c *IntervalsCSV) Header() []string {
+	h := []string{"time_s", "duration_s", "threads", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s"}
+	for _, p := range c.percentiles {
+		h = append(h, "latency_p"+PercentileKey(p)+"_ms")
+	}
+	h = append(h, "errors_per_s", "reconnects_per_s", "events", "reads", "writes", "other", "errors", "reconnects")
+	if c.rate {
+		h = append(h, "queue_length", "concurrency")
+	}
+	return h
+}
+
+// Report writes an intermediate report's row; others are ignored.
+func (c *IntervalsCSV) Report(r *Report) {
+	if r.Kind != Intermediate || c.Err != nil {
+		return
+	}
+	if !c.header {
+		c.header = true
+		c.write(c.Header())
+	}
+	iv := NewInterval(r.Stat, c.rate)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	row := []string{f(iv.Time), f(iv.Duration), strconv.Itoa(iv.ThreadsRunning), f(iv.TPS), f(iv.QPS.Total),
+		f(iv.QPS.Read), f(iv.QPS.Write), f(iv.QPS.Other)}
+	for _, p := range c.percentiles {
+		row = append(row, f(iv.Latency[PercentileKey(p)]))
+	}
+	k := iv.Counters
+	row = append(row, f(iv.ErrorsPerSec), f(iv.ReconnPerSec), u(k.Events), u(k.Reads), u(k.Writes), u(k.Other), u(k.Errors), u(k.Reconnects))
+	if c.rate {
+		row = append(row, u(*iv.QueueLength), strconv.FormatInt(*iv.Concurrency, 10))
+	}
+	c.write(row)
+}
+
+// Close writes the header of a run that had no interval.
+func (c *IntervalsCSV) Close() error {
+	if !c.header && c.Err == nil {
+		c.header = true
+		c.write(c.Header())
+	}
+	return c.Err
+}
+
+func (c *IntervalsCSV) write(row []string) {
+	if err := c.w.Write(row); err == nil {
+		c.w.Flush()
+		c.Err = c.w.Error()
+	} else {
+		c.Err = err
+	}
+	if c.Err != nil {
+		c.Err = fmt.Errorf("cannot write the intervals CSV: %w", c.Err)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"sysbench-go/logging"
+	"sysbench-go/options"
+	"sysbench-go/report"
+)
+
+// reportOptions are the report command's options.
+var reportOptions = []options.Option{
+	{Name: "percentile", Desc: "percentiles to print (a list such as 50,95,99.9; 0 for none); default: those of the run", Kind: options.String, NoDefault: true},
+	{Name: "histogram", Desc: "print the latency histogram", Kind: options.Bool, Default: "off"},
+	{Name: "results", Desc: "write the (merged) result as a results file to FILE", Kind: options.String, Default: ""},
+	{Name: "force", Desc: "merge results of different workloads", Kind: options.Bool, Default: "off"},
+	{Name: "help", Desc: "print this help and exit", Kind: options.Bool, Default: "off"},
+}
+
+// reportCommand is 'sysbench-go report [options] FILE...': the final
+// report of one results file, or of several merged into one.
+func (p *program) reportCommand(args []string) int {
+	values := options.NewValues()
+	known := declare(values, reportOptions)
+	var files []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "--") {
+			files = append(files, a)
+			continue
+		}
+		name, val, has := strings.Cut(a[2:], "=")
+		o, ok := known[options.Canonical(name)]
+		if !ok || setValue(values, o, val, !has) != nil {
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", a)
+			return 1
+		}
+	}
+	if values.Bool("help") {
+		out := p.log.Out()
+		fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE...\n\n")
+		fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows.\n\n")
+		fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
+		return 0
+	}
+	if len(files) == 0 {
+		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
+	}
+	rs := make([]*report.Results, len(files))
+	for i, f := range files {
+		r, err := report.ReadFile(f)
+		if err != nil {
+			return p.fail(err)
+		}
+		rs[i] = r
+	}
+	merged, err := report.Merge(rs, files, values.Bool("force"))
+	if err != nil {
+		return p.fail(err)
+	}
+	pcts := merged.Settings.Percentiles
+	if values.IsSet("percentile") {
+		if pcts, err = parsePercentiles(values.String("percentile")); err != nil {
+			return p.fail(err)
+		}
+	}
+	if values.Bool("histogram") && len(pcts) == 0 {
+		return p.fail(errors.New("--histogram cannot be used with --percentile=0"))
+	}
+	snap, err := merged.Total.Snapshot()
+	if err != nil {
+		return p.fail(err)
+	}
+	if len(files) > 1 {
+		p.log.Noticef("Merged %d results: %s", len(files), strings.Join(files, ", "))
+	}
+	text := &report.Text{Out: p.log.Writer(logging.Notice), Hooks: resultHooks{sql: merged.Workload.Driver != ""},
+		Histogram: values.Bool("histogram")}
+	s := report.NewStat(snap, pcts)
+	s.TimeTotal = s.TimeInterval
+	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
+	if out := values.String("results"); out != "" {
+		merged.Settings.Percentiles = pcts
+		w, err := report.NewWindow(snap, pcts)
+		if err != nil {
+			return p.fail(err)
+		}
+		merged.Total = w
+		if err := merged.WriteFile(out); err != nil {
+			return p.fail(err)
+		}
+	}
+	return 0
+}
+
+// resultHooks print a results file's final report as the run printed it:
+// the SQL statistics when the run used a database.
+type resultHooks struct{ sql bool }
+
+func (resultHooks) ReportIntermediate(w io.Writer, s *report.Stat) bool { return false }
+
+func (h resultHooks) ReportCumulative(w io.Writer, s *report.Stat) bool {
+	if h.sql {
+		report.WriteSQLStatistics(w, s)
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"sysbench-go/engine"
+	"sysbench-go/options"
+	"sysbench-go/report"
+)
+
+// checkOutputs fails before the run when a results or CSV file could not
+// be written.
+func checkOutputs(v *options.Values) error {
+	for _, name := range []string{"results", "intervals-csv"} {
+		if path := v.String(name); path != "" {
+			if err := report.CheckWritable(path); err != nil {
+				return fmt.Errorf("--%s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// outputs are a run's reporters beyond the text output: the results file
+// and the CSV series, when asked for.
+type outputs struct {
+	reporters   []report.Reporter
+	recorder    *report.Recorder
+	resultsPath string
+	csv         *report.IntervalsCSV
+	csvFile     *os.File
+}
+
+func openOutputs(inv *invocation) (*outputs, error) {
+	cfg, v := inv.cfg, inv.values
+	o := &outputs{}
+	if path := v.String("results"); path != "" {
+		o.resultsPath = path
+		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0}
+		o.reporters = append(o.reporters, o.recorder)
+	}
+	if path := v.String("intervals-csv"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", path, pathErr(err))
+		}
+		o.csvFile = f
+		o.csv = report.NewIntervalsCSV(f, cfg.Percentiles, cfg.Rate > 0)
+		o.reporters = append(o.reporters, o.csv)
+	}
+	return o, nil
+}
+
+// close finishes the CSV series and writes the results file.
+func (o *outputs) close(r *report.Results, status int, reason string, fatal []string) error {
+	var errs []error
+	if o.csv != nil {
+		errs = append(errs, o.csv.Close())
+		if err := o.csvFile.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("cannot write the intervals CSV: %w", err))
+		}
+	}
+	if o.recorder != nil {
+		r.Intervals, r.Checkpoints, r.Total = o.recorder.Intervals, o.recorder.Checkpoints, o.recorder.Total
+		if r.Intervals == nil {
+			r.Intervals = []report.Interval{}
+		}
+		if r.Checkpoints == nil {
+			r.Checkpoints = []report.Window{}
+		}
+		r.Exit = report.Exit{Status: status, Reason: reason, Fatal: fatal}
+		errs = append(errs, o.recorder.Err, r.WriteFile(o.resultsPath))
+	}
+	return errors.Join(errs...)
+}
+
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// resultsOf describes the run for its results file.
+func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.Option, start, end time.Time) *report.Results {
+	cfg, v := inv.cfg, inv.values
+	host, _ := os.Hostname()
+	r := &report.Results{
+		SchemaVersion: report.SchemaVersion,
+		Tool:          report.Tool{Name: "sysbench-go", Version: Version, API: "sysbench " + APILevel, Lua: LuaVersion},
+		Host:          report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
+		Start:         start.UTC(), End: end.UTC(),
+		CommandLine: redactArgs(inv.args),
+		Options:     map[string]string{},
+		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},
+		Settings: report.Settings{Threads: cfg.Threads, TimeSeconds: cfg.Time.Seconds(), Events: cfg.Events,
+			Rate: cfg.Rate, WarmupSeconds: cfg.Warmup.Seconds(), ReportIntervalSec: cfg.ReportInterval.Seconds(),
+			Percentiles: cfg.Percentiles, RandSeed: cfg.RandSeed},
+	}
+	for _, cp := range cfg.Checkpoints {
+		r.Settings.Checkpoints = append(r.Settings.Checkpoints, cp.Seconds())
+	}
+	names := map[string]string{} // canonical -> as declared
+	for _, o := range append(append([]options.Option{}, inv.declared...), testOpts...) {
+		names[options.Canonical(o.Name)] = o.Name
+	}
+	display := func(k string) string {
+		if n, ok := names[k]; ok {
+			return n
+		}
+		return k
+	}
+	for _, k := range v.Names() {
+		val, _ := v.Raw(k)
+		r.Options[display(k)] = redactValue(display(k), val)
+	}
+	for _, o := range testOpts {
+		if val, ok := v.Raw(o.Name); ok {
+			r.Workload.Options[o.Name] = redactValue(o.Name, val)
+		}
+	}
+	if inv.env != nil && inv.env.UsedSQL() {
+		drv, version := inv.env.Server()
+		name := strings.Join(drv, ",")
+		r.Workload.Driver = name
+		r.Driver = &report.Driver{Name: name, ServerVersion: version}
+	}
+	return r
+}
+
+// secretName tells an option whose value is never written.
+func secretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, s := range []string{"password", "passwd", "secret", "token"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+const redacted = "<redacted>"
+
+// kvPassword finds password=... in a key/value connection string.
+var kvPassword = regexp.MustCompile(`(?i)\b(password|passwd|pwd)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)
+
+// redactValue hides a secret option's value and any password inside a
+// URL or key/value connection string.
+func redactValue(name, val string) string {
+	if secretName(name) && val != "" {
+		return redacted
+	}
+	if strings.Contains(val, "://") {
+		if u, err := url.Parse(val); err == nil && u.User != nil {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword(u.User.Username(), "REDACTED")
+				val = strings.Replace(u.String(), "REDACTED", redacted, 1)
+			}
+		}
+	}
+	return kvPassword.ReplaceAllString(val, "${1}="+redacted)
+}
+
+// redactArgs is the command line with secrets hidden.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		name, val, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if strings.HasPrefix(a, "--") && ok {
+			out[i] = "--" + name + "=" + redactValue(name, val)
+		} else {
+			out[i] = redactValue("", a)
+		}
+	}
+	return out
+}
