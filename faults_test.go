@@ -385,8 +385,16 @@ func TestFaultDeadlock(t *testing.T) {
 			if out, code := runCLI(t, append(args, "prepare")...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
-			out, code := runCLI(t, append(args, "--time=0", "--events="+strconv.Itoa(events), "run")...)
+			resPath := filepath.Join(t.TempDir(), "r.json")
+			out, code := runCLI(t, append(args, "--time=0", "--events="+strconv.Itoa(events), "--results="+resPath, "run")...)
 			cleanRun(t, out, code)
+			// The deadlocks are in the results by their code: MariaDB's
+			// error number, PostgreSQL's SQLSTATE.
+			code1 := map[string]string{"mysql": "1213", "pgsql": "40P01"}[db]
+			if res := readResults(t, resPath); res.Total == nil || res.Total.Errors[code1] == 0 ||
+				res.Total.Errors[code1] > res.Total.Counters.Errors || uint64(counter(t, out, "ignored errors")) != res.Total.Counters.Errors {
+				t.Errorf("errors by code %v (counter %v), want the deadlocks as %s", res.Total.Errors, res.Total.Counters, code1)
+			}
 			if strings.Contains(out, "partner never came") {
 				t.Errorf("a thread met no partner:\n%s", out)
 			}

@@ -56,8 +56,8 @@ var statOptions = []options.Option{
 	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95",
 		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
 	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
-	{Name: "results", Extension: true, Desc: "write the run's results to FILE as one JSON document (docs/results.md): counters, errors by code, percentiles, the whole latency histogram, intervals and checkpoints; 'sysbench-go report FILE...' prints and merges them", Kind: options.String, Default: ""},
-	{Name: "intervals-csv", Extension: true, Desc: "write the intermediate reports (--report-interval) to FILE as CSV, one row per interval", Kind: options.String, Default: ""},
+	{Name: "results", Extension: true, Desc: "write the run's results to FILE as one JSON document (docs/results.md): counters, errors by code, percentiles, the whole latency histogram, intervals and checkpoints; 'sysbench-go report FILE...' prints and merges them", Kind: options.File, NoDefault: true},
+	{Name: "intervals-csv", Extension: true, Desc: "write the intermediate reports (--report-interval) to FILE as CSV, one row per interval", Kind: options.File, NoDefault: true},
 }
 
 var dbOptions = []options.Option{

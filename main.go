@@ -652,6 +652,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
 		}
 	}
+	fmt.Fprintf(w, "Commands beyond sysbench 1.0.20:\n")
+	fmt.Fprintf(w, "  report [options] FILE... - print the final report of a --results file, or of several merged (see 'sysbench report --help')\n\n")
 	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)

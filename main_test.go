@@ -402,12 +402,13 @@ func TestHelpIsReferencePlusSections(t *testing.T) {
 		t.Errorf("--help without our sections differs from the reference's\n--- ours\n%s\n--- reference\n%s", ours, ref)
 	}
 	for _, heading := range []string{"General options beyond sysbench 1.0.20:", "pgsql driver options beyond sysbench 1.0.20:",
-		"mysql driver options beyond sysbench 1.0.20:", "Bundled workloads"} {
+		"mysql driver options beyond sysbench 1.0.20:", "Commands beyond sysbench 1.0.20:", "Bundled workloads"} {
 		if !strings.Contains(added, "\n"+heading) {
 			t.Errorf("--help lacks the section %q", heading)
 		}
 	}
-	for _, w := range []string{"  oltp_read_write - ", "  shop_mixed - ", "  tpcb_like - ", "  --warmup-time=N", "  --pgsql-sslmode=STRING"} {
+	for _, w := range []string{"  oltp_read_write - ", "  shop_mixed - ", "  tpcb_like - ", "  --warmup-time=N", "  --pgsql-sslmode=STRING",
+		"  --results=FILENAME", "  --intervals-csv=FILENAME", "  report [options] FILE... - "} {
 		if !strings.Contains(added, "\n"+w) {
 			t.Errorf("--help's own sections lack %q", w)
 		}

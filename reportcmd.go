@@ -15,7 +15,7 @@ import (
 var reportOptions = []options.Option{
 	{Name: "percentile", Desc: "percentiles to print (a list such as 50,95,99.9; 0 for none); default: those of the run", Kind: options.String, NoDefault: true},
 	{Name: "histogram", Desc: "print the latency histogram", Kind: options.Bool, Default: "off"},
-	{Name: "results", Desc: "write the (merged) result as a results file to FILE", Kind: options.String, Default: ""},
+	{Name: "results", Desc: "write the (merged) result as a results file to FILE", Kind: options.File, NoDefault: true},
 	{Name: "force", Desc: "merge results of different workloads", Kind: options.Bool, Default: "off"},
 	{Name: "help", Desc: "print this help and exit", Kind: options.Bool, Default: "off"},
 }
@@ -23,6 +23,34 @@ var reportOptions = []options.Option{
 // reportCommand is 'sysbench-go report [options] FILE...': the final
 // report of one results file, or of several merged into one.
 func (p *program) reportCommand(args []string) int {
+	values, files, ok := p.reportArgs(args)
+	switch {
+	case !ok:
+		return 1
+	case values.Bool("help"):
+		printReportHelp(p.log.Out())
+		return 0
+	case len(files) == 0:
+		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
+	}
+	rs := make([]*report.Results, len(files))
+	for i, f := range files {
+		r, err := report.ReadFile(f)
+		if err != nil {
+			return p.fail(err)
+		}
+		rs[i] = r
+	}
+	merged, err := report.Merge(rs, files, values.Bool("force"))
+	if err == nil {
+		err = p.printResults(merged, values)
+	}
+	return p.fail(err)
+}
+
+// reportArgs reads the report command's options and files; false after
+// an invalid option (printed).
+func (p *program) reportArgs(args []string) (*options.Values, []string, bool) {
 	values := options.NewValues()
 	known := declare(values, reportOptions)
 	var files []string
@@ -35,64 +63,54 @@ func (p *program) reportCommand(args []string) int {
 		o, ok := known[options.Canonical(name)]
 		if !ok || setValue(values, o, val, !has) != nil {
 			fmt.Fprintf(p.stderr, "invalid option: %s\n", a)
-			return 1
+			return nil, nil, false
 		}
 	}
-	if values.Bool("help") {
-		out := p.log.Out()
-		fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE...\n\n")
-		fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows.\n\n")
-		fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
-		return 0
-	}
-	if len(files) == 0 {
-		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
-	}
-	rs := make([]*report.Results, len(files))
-	for i, f := range files {
-		r, err := report.ReadFile(f)
-		if err != nil {
-			return p.fail(err)
-		}
-		rs[i] = r
-	}
-	merged, err := report.Merge(rs, files, values.Bool("force"))
-	if err != nil {
-		return p.fail(err)
-	}
-	pcts := merged.Settings.Percentiles
+	return values, files, true
+}
+
+func printReportHelp(out io.Writer) {
+	fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE...\n\n")
+	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows.\n\n")
+	fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
+}
+
+// printResults prints the final report of r's whole run, with the
+// percentiles of --percentile (else the run's), and writes r with them
+// to --results when given.
+func (p *program) printResults(r *report.Results, values *options.Values) error {
+	pcts := r.Settings.Percentiles
 	if values.IsSet("percentile") {
+		var err error
 		if pcts, err = parsePercentiles(values.String("percentile")); err != nil {
-			return p.fail(err)
+			return err
 		}
 	}
 	if values.Bool("histogram") && len(pcts) == 0 {
-		return p.fail(errors.New("--histogram cannot be used with --percentile=0"))
+		return errors.New("--histogram cannot be used with --percentile=0")
 	}
-	snap, err := merged.Total.Snapshot()
+	snap, err := r.Total.Snapshot()
 	if err != nil {
-		return p.fail(err)
+		return err
 	}
-	if len(files) > 1 {
-		p.log.Noticef("Merged %d results: %s", len(files), strings.Join(files, ", "))
+	if len(r.Merged) > 1 {
+		p.log.Noticef("Merged %d results: %s", len(r.Merged), strings.Join(r.Merged, ", "))
 	}
-	text := &report.Text{Out: p.log.Writer(logging.Notice), Hooks: resultHooks{sql: merged.Workload.Driver != ""},
+	text := &report.Text{Out: p.log.Writer(logging.Notice), Hooks: resultHooks{sql: r.Workload.Driver != ""},
 		Histogram: values.Bool("histogram")}
 	s := report.NewStat(snap, pcts)
 	s.TimeTotal = s.TimeInterval
 	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
-	if out := values.String("results"); out != "" {
-		merged.Settings.Percentiles = pcts
-		w, err := report.NewWindow(snap, pcts)
-		if err != nil {
-			return p.fail(err)
-		}
-		merged.Total = w
-		if err := merged.WriteFile(out); err != nil {
-			return p.fail(err)
-		}
+	out := values.String("results")
+	if out == "" {
+		return nil
 	}
-	return 0
+	w, err := report.NewWindow(snap, pcts)
+	if err != nil {
+		return err
+	}
+	r.Settings.Percentiles, r.Total = pcts, w
+	return r.WriteFile(out)
 }
 
 // resultHooks print a results file's final report as the run printed it:

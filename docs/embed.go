@@ -1,6 +1,6 @@
 // Package docs holds the documentation; the results file's JSON Schema is
-// embedded from here so the program checks files against the very schema
-// the documentation shows.
+// embedded from here so the tests check the files the program writes
+// against the very schema the documentation shows.
 package docs
 
 import _ "embed"

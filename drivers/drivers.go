@@ -228,13 +228,14 @@ func (e *Error) Error() string {
 }
 
 // CodeName is how the error is counted in the statistics by kind: the
-// SQLSTATE where known, else the driver's error number, "" for neither.
+// driver's error number where it has one (MySQL's, more precise than the
+// SQLSTATE it maps to), else the SQLSTATE, "" for neither.
 func (e *Error) CodeName() string {
 	switch {
-	case e.State != "":
-		return e.State
 	case e.Code != 0:
 		return strconv.Itoa(e.Code)
+	case e.State != "":
+		return e.State
 	}
 	return ""
 }

@@ -494,7 +494,7 @@ func (r *runState) intermediate() {
 		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()
 	}
-	r.send(&report.Report{Kind: report.Intermediate, Stat: s, Window: w, Elapsed: time.Duration(now - r.startNS)})
+	r.send(&report.Report{Kind: report.Intermediate, Stat: s, Window: w})
 }
 
 // cumulativeReport makes a checkpoint's report or the final one: both
@@ -518,7 +518,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 			}
 		}
 	}
-	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole, Elapsed: time.Duration(now - r.startNS)})
+	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole})
 }
 
 // reportLoop makes the intermediate reports every --report-interval and

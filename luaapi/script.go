@@ -63,6 +63,7 @@ type Env struct {
 	mu            sync.Mutex
 	opened        map[string]drivers.Driver
 	usedSQL       bool
+	used          []string // the drivers opened in the run, in order
 	serverVersion string
 	versionAsked  bool
 	protos        sync.Map // module name -> *lua.FunctionProto
@@ -506,6 +507,9 @@ func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
 				return nil, name, err
 			}
 			env.opened[name] = d
+			if !slices.Contains(env.used, name) {
+				env.used = append(env.used, name)
+			}
 			return d, name, nil
 		}
 	}
@@ -533,16 +537,12 @@ func (env *Env) noteServer(ctx context.Context, c drivers.Conn) {
 	}
 }
 
-// Server is the drivers the run opened, sorted, and the server version of
-// its first connection ("" when not recorded or unknown).
+// Server is the drivers the run opened, in order, and the server version
+// of its first connection ("" when not recorded or unknown).
 func (env *Env) Server() (drivers []string, version string) {
 	env.mu.Lock()
 	defer env.mu.Unlock()
-	for name := range env.opened {
-		drivers = append(drivers, name)
-	}
-	slices.Sort(drivers)
-	return drivers, env.serverVersion
+	return slices.Clone(env.used), env.serverVersion
 }
 
 // UsedSQL reports whether any state asked for a database driver: the

@@ -59,8 +59,7 @@ func (r *Registry) Handles() []*Handle { return r.handles }
 func (r *Registry) Tick(now time.Time) *Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Empty(r.lastTick, len(r.handles))
-	s.End = now
+	s := &Snapshot{Start: r.lastTick, End: now, Threads: make([]Thread, len(r.handles)), Histogram: NewHistogram()}
 	r.lastTick = now
 	for i, h := range r.handles {
 		c := h.Load()

@@ -56,6 +56,7 @@ type Snapshot struct {
 	Threads []Thread
 	Latency Thread
 	// Histogram holds the same events' latencies in µs, for percentiles.
+	// It is shared between snapshots and must not be changed.
 	Histogram *hdr.Histogram
 }
 
@@ -121,18 +122,21 @@ func Merge(snaps ...*Snapshot) *Snapshot {
 
 // Empty is a window with nothing in it, for threads workers.
 func Empty(at time.Time, threads int) *Snapshot {
-	return &Snapshot{Start: at, End: at, Threads: make([]Thread, threads), Histogram: NewHistogram()}
+	return &Snapshot{Start: at, End: at, Threads: make([]Thread, threads), Histogram: emptyHistogram}
 }
 
+// emptyHistogram is every empty snapshot's: snapshots' histograms are
+// never changed.
+var emptyHistogram = NewHistogram()
+
 // combine sums what s and o (which may be nil) have in common into a new
-// snapshot with s's window and no threads.
+// snapshot with s's window and no threads. Histograms are never changed
+// once in a snapshot, so an empty side's partner is shared, not copied.
 func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 	out := &Snapshot{Start: s.Start, End: s.End, Counters: s.Counters, Latency: s.Latency,
-		Errors: maps.Clone(s.Errors)}
-	if s.Histogram != nil {
-		out.Histogram = s.Histogram.Clone()
-	} else {
-		out.Histogram = NewHistogram()
+		Errors: maps.Clone(s.Errors), Histogram: s.Histogram}
+	if out.Histogram == nil {
+		out.Histogram = emptyHistogram
 	}
 	if o == nil {
 		return out
@@ -147,7 +151,12 @@ func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 		out.Errors[k] += v
 	}
 	out.Latency.add(o.Latency)
-	if o.Histogram != nil {
+	switch {
+	case o.Histogram == nil || o.Histogram.TotalCount() == 0:
+	case out.Histogram.TotalCount() == 0:
+		out.Histogram = o.Histogram
+	default:
+		out.Histogram = out.Histogram.Clone()
 		out.Histogram.Merge(o.Histogram)
 	}
 	return out

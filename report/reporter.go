@@ -39,8 +39,6 @@ type Report struct {
 	// Run is the whole measured run up to this report; nil for
 	// intermediate reports.
 	Run *metrics.Snapshot
-	// Elapsed is the time since the run's statistics began.
-	Elapsed time.Duration
 }
 
 // Reporter receives a run's reports. The engine calls reporters from one

@@ -396,13 +396,22 @@ func Decode(b []byte) (*Results, error) {
 		}
 		return nil, fmt.Errorf("results schema version %d is not read by this program (it reads version %d)", v, SchemaVersion)
 	}
-	if err := ValidateSchema(b); err != nil {
-		return nil, err
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
+	}
+	for _, k := range []string{"start", "end", "workload", "settings", "total", "exit"} {
+		if _, ok := fields[k]; !ok {
+			return nil, fmt.Errorf("not a whole results file: no %q", k)
+		}
 	}
 	var r Results
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
+	}
+	if r.Total != nil && len(r.Total.Threads) == 0 {
+		return nil, errors.New("not a whole results file: the total has no threads")
 	}
 	return &r, nil
 }

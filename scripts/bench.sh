@@ -5,7 +5,9 @@
 #   scripts/bench.sh [BIN]     (make bench)
 #
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
-# BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000).
+# BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
+# (a list of sections to run: servers dry rss prepare rate results; all
+# by default).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +62,9 @@ fmed() {
 	printf '%s\n' "$@" | awk -v k="$k" '{print $k}' | median
 }
 
+# section NAME: whether BENCH_ONLY asks for the section (all without it).
+section() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 # spread OURS REFS: the lowest and highest ratio of the first fields, pair
@@ -97,6 +102,7 @@ run_pairs() {
 runs=("oltp_point_select $threads" "oltp_read_write $threads")
 if [ "$ncpu" -lt "$threads" ]; then runs+=("oltp_point_select $ncpu"); fi
 json="["
+if section servers; then
 printf "%-8s %-20s %10s %10s %6s %11s %8s %8s %8s %8s\n" db workload tps_ours tps_ref ratio pairs p95_ours p95_ref cpu_ours cpu_ref
 for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
@@ -123,12 +129,14 @@ for db in mysql pgsql; do
 	done
 	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
 done
+fi
 
 # --- client capacity without a server: dry run events/s ------------------
 dry() { # TOOL THREADS -> events/s
 	"$1" oltp_read_write --mysql-dry-run --threads="$2" --time="$secs" run 2>/dev/null |
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
 }
+if section dry; then
 echo
 printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" ours sysbench ratio pairs
 for th in 1 2; do
@@ -142,6 +150,7 @@ for th in 1 2; do
 	printf "%-28s %12s %12s %7s %11s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
 	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 done
+fi
 
 # --- peak RSS at 512 threads ---------------------------------------------
 rss() { # TOOL ARGS... -> peak RSS in MiB
@@ -151,6 +160,7 @@ rss() { # TOOL ARGS... -> peak RSS in MiB
 	awk '{printf "%.0f", $1/1024}' "$t"
 	rm -f "$t"
 }
+if section rss; then
 echo
 printf "%-28s %12s %12s %7s\n" "peak RSS, MiB" ours sysbench ratio
 for what in dry pgsql; do
@@ -166,6 +176,7 @@ for what in dry pgsql; do
 	printf "%-28s %12s %12s %7s\n" "512 threads, $what" "$o" "$r" "$ratio"
 	json="$json{\"db\":\"$what\",\"workload\":\"rss_512_threads\",\"rss_mib_ours\":$o,\"rss_mib_ref\":$r,\"rss_ratio\":$ratio},"
 done
+fi
 
 # --- prepare wall time: --tables=10 --table-size=100000 --------------------
 # Alternated pairs like the rest: on a fresh MariaDB the first big load is
@@ -181,6 +192,7 @@ wall() { # TOOL DB -> seconds
 	"$1" oltp_read_write $opts --tables=10 cleanup >/dev/null 2>&1 || true
 	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b-a}'
 }
+if section prepare; then
 echo
 printf "%-28s %12s %12s %7s %11s\n" "prepare 10x100000, s" ours sysbench ratio pairs
 for db in mysql pgsql; do
@@ -195,6 +207,7 @@ for db in mysql pgsql; do
 	printf "%-28s %12s %12s %7s %11s\n" "$db" "$o" "$r" "$ratio" "$pmin-$pmax"
 	json="$json{\"db\":\"$db\",\"workload\":\"prepare_10x100000\",\"seconds_ours\":$o,\"seconds_ref\":$r,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 done
+fi
 
 # --- latency at equal throughput: --rate below saturation ----------------
 rate=${BENCH_RATE:-2000}
@@ -209,6 +222,7 @@ lat() {
 			END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * 0.95) a = v[i]; if (!b && s >= t * 0.99) b = v[i]}
 				if (n) print a, b; else print "nan nan"}'
 }
+if section rate; then
 echo
 printf "%-28s %10s %10s %10s %10s\n" "--rate=$rate point_select" p95_ours p95_ref p99_ours p99_ref
 for db in mysql pgsql; do
@@ -226,5 +240,51 @@ for db in mysql pgsql; do
 	printf "%-28s %10s %10s %10s %10s\n" "$db" "$o95" "$r95" "$o99" "$r99"
 	json="$json{\"db\":\"$db\",\"workload\":\"rate_${rate}_point_select\",\"p95_ours\":$o95,\"p95_ref\":$r95,\"p99_ours\":$o99,\"p99_ref\":$r99},"
 done
+fi
+
+# --- the cost of --results (and --intervals-csv) ----------------------------
+# Ours with the results file and a CSV series (and a report every second,
+# which both record) against ours with the same reports and no file,
+# alternated pairs; the ratio is with/without.
+if section results; then
+resdir=$(mktemp -d /tmp/sbgo-bench-results.XXXXXX)
+withres() { # with|without WHAT -> events/s (dry run) or tps (mysql)
+	local files="" args
+	if [ "$1" = with ]; then files="--results=$resdir/r.json --intervals-csv=$resdir/r.csv"; fi
+	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run --threads=1"; else args="oltp_read_write $mysql_opts --tables=1 --table-size=$size --threads=$threads"; fi
+	"$bin" $args --time="$secs" --report-interval=1 $files run 2>/dev/null |
+		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
+}
+# results_pairs WHAT: $pairs alternated pairs into ours (with) and refs (without)
+results_pairs() {
+	local i
+	ours=() refs=()
+	for i in $(seq "$pairs"); do
+		if [ $((i % 2)) -eq 0 ]; then
+			refs+=("$(withres without "$1")")
+			ours+=("$(withres with "$1")")
+		else
+			ours+=("$(withres with "$1")")
+			refs+=("$(withres without "$1")")
+		fi
+	done
+}
+echo
+printf "%-28s %12s %12s %7s %11s\n" "--results cost" with without ratio pairs
+"$bin" oltp_read_write $mysql_opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+"$bin" oltp_read_write $mysql_opts --tables=1 --table-size="$size" prepare >/dev/null
+for what in dry mysql; do
+	results_pairs $what
+	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
+	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+	label="dry run events/s, 1 thread"
+	if [ $what = mysql ]; then label="mysql read_write tps, ${threads}t"; fi
+	printf "%-28s %12s %12s %7s %11s\n" "$label" "$w" "$wo" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"$what\",\"workload\":\"results_cost_oltp_read_write\",\"with\":$w,\"without\":$wo,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+done
+"$bin" oltp_read_write $mysql_opts --tables=1 cleanup >/dev/null 2>&1 || true
+rm -rf "$resdir"
+fi
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
 echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"

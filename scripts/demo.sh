@@ -6,5 +6,9 @@ dir=$(mktemp -d /tmp/sbgo-demo.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 common=(--db-driver=sqlite --sqlite-db="$dir/sbtest.db" --tables=2 --table-size=10000 --threads=4)
 "$bin" oltp_read_write "${common[@]}" prepare
-"$bin" oltp_read_write "${common[@]}" --time=10 --report-interval=2 run
+"$bin" oltp_read_write "${common[@]}" --time=10 --report-interval=2 --results="$dir/results.json" run
+# The run as data (docs/results.md): its results file, read back with
+# other percentiles than the run printed.
+echo "== sysbench-go report --percentile=50,99,99.9 results.json"
+"$bin" report --percentile=50,99,99.9 "$dir/results.json"
 "$bin" oltp_read_write "${common[@]}" cleanup

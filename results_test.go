@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sysbench-go/internal/testenv"
+	"sysbench-go/report"
+)
+
+// readResults reads a results file a run wrote, validating it against
+// docs/results.schema.json.
+func readResults(t *testing.T, path string) *report.Results {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no results file: %v", err)
+	}
+	if err := testenv.ValidateResults(b); err != nil {
+		t.Fatalf("%s does not validate against the schema: %v\n%s", path, err, b)
+	}
+	r, err := report.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// finalReport is the output from the "SQL statistics:" block on (or from
+// "General statistics:" for a test without SQL).
+func finalReport(t *testing.T, out string) string {
+	t.Helper()
+	for _, head := range []string{"SQL statistics:", "\nGeneral statistics:"} {
+		if i := strings.Index(out, head); i >= 0 {
+			return out[i:]
+		}
+	}
+	t.Fatalf("no final report in:\n%s", out)
+	return ""
+}
+
+// A real run on each database writes a results file that validates, with
+// the server's version, secrets redacted, the intervals of the CSV; and
+// 'report' prints from it the final report the run printed.
+func TestResultsOfARun(t *testing.T) {
+	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
+		t.Run(db, func(t *testing.T) {
+			dir := t.TempDir()
+			var conn []string
+			if db == "sqlite" {
+				conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
+			} else {
+				conn = testenv.RequireServer(t, db).Args()
+			}
+			common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
+			runCLI(t, append(common, "cleanup")...)
+			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			defer runCLI(t, append(common, "cleanup")...)
+			res, csvPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
+			out, code := runCLI(t, append(common, "--time=3", "--report-interval=1", "--percentile=50,95,99.9",
+				"--results="+res, "--intervals-csv="+csvPath, "run")...)
+			if code != 0 {
+				t.Fatalf("run: exit %d\n%s", code, out)
+			}
+			r := readResults(t, res)
+			if r.Exit.Status != 0 || r.Exit.Reason != "completed" || r.Total == nil {
+				t.Fatalf("exit %+v, total %v", r.Exit, r.Total)
+			}
+			if r.Driver == nil || r.Driver.Name != db || r.Driver.ServerVersion == "" {
+				t.Errorf("driver %+v, want %s with its server version", r.Driver, db)
+			}
+			if r.Workload.Test != "oltp_read_write" || r.Workload.Options["table_size"] != "100" || r.Settings.Threads != 2 {
+				t.Errorf("workload %+v settings %+v", r.Workload, r.Settings)
+			}
+			if db != "sqlite" {
+				key := db + "-password"
+				if r.Options[key] != "<redacted>" {
+					t.Errorf("%s written as %q", key, r.Options[key])
+				}
+				for _, a := range r.CommandLine {
+					if strings.HasPrefix(a, "--"+key+"=") && a != "--"+key+"=<redacted>" {
+						t.Errorf("command line holds %s", a)
+					}
+				}
+			}
+			if n := len(r.Intervals); n < 2 || n > 3 {
+				t.Errorf("%d intervals in a 3 s run reporting every second", n)
+			}
+			var sum uint64
+			for _, iv := range r.Intervals {
+				sum += iv.Counters.Events
+			}
+			if sum > r.Total.Counters.Events {
+				t.Errorf("the intervals hold %d events, the run %d", sum, r.Total.Counters.Events)
+			}
+			f, err := os.Open(csvPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := csv.NewReader(f).ReadAll()
+			f.Close()
+			if err != nil || len(rows) != len(r.Intervals)+1 || rows[0][0] != "time_s" || !strings.Contains(strings.Join(rows[0], ","), "latency_p99.9_ms") {
+				t.Errorf("CSV %v (%v), want a header and %d rows", rows, err, len(r.Intervals))
+			}
+
+			again, code := runCLI(t, "report", res)
+			if code != 0 {
+				t.Fatalf("report: exit %d\n%s", code, again)
+			}
+			if got, want := finalReport(t, again), finalReport(t, out); got != want {
+				t.Errorf("report of the results file:\n%s\nthe run printed:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// Two runs (different seeds) merged: counters and threads summed, the
+// union of the windows, the merge's own results file.
+func TestResultsMerge(t *testing.T) {
+	dir := t.TempDir()
+	a, b, m := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "m.json")
+	for i, path := range []string{a, b} {
+		out, code := runCLI(t, "oltp_read_write", "--mysql-dry-run", "--events=300", "--time=0", "--threads=2",
+			"--rand-seed="+string(rune('1'+i)), "--results="+path, "run")
+		if code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, out)
+		}
+	}
+	out, code := runCLI(t, "report", "--percentile=50,99", "--results="+m, a, b)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, out)
+	}
+	ra, rb, rm := readResults(t, a), readResults(t, b), readResults(t, m)
+	if rm.Total.Counters.Events != 600 || rm.Total.Counters.Reads != ra.Total.Counters.Reads+rb.Total.Counters.Reads ||
+		rm.Settings.Threads != 4 || len(rm.Total.Threads) != 4 || len(rm.Merged) != 2 {
+		t.Errorf("merged counters %+v, threads %d", rm.Total.Counters, rm.Settings.Threads)
+	}
+	if rm.Total.Latency.MinNS != min(ra.Total.Latency.MinNS, rb.Total.Latency.MinNS) ||
+		rm.Total.Latency.MaxNS != max(ra.Total.Latency.MaxNS, rb.Total.Latency.MaxNS) ||
+		rm.Total.Latency.SumNS != ra.Total.Latency.SumNS+rb.Total.Latency.SumNS {
+		t.Errorf("merged latency %+v", rm.Total.Latency)
+	}
+	if !rm.Total.Start.Equal(ra.Total.Start) || !rm.Total.End.Equal(rb.Total.End) {
+		t.Errorf("merged window %v..%v, want %v..%v", rm.Total.Start, rm.Total.End, ra.Total.Start, rb.Total.End)
+	}
+	if _, ok := rm.Total.Latency.Percentiles["99"]; !ok {
+		t.Errorf("merged percentiles %v, want those of --percentile", rm.Total.Latency.Percentiles)
+	}
+	for _, want := range []string{"Merged 2 results", "total number of events:              600", "50th percentile:", "99th percentile:", "events (avg/stddev):           150.0000/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// However a run ends, it writes its results file: interrupted, failed in
+// an event, failed to start its threads, forced to shut down.
+func TestResultsHoweverTheRunEnds(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("interrupted", func(t *testing.T) {
+		path := filepath.Join(dir, "int.json")
+		ctx, interrupt := context.WithCancel(context.Background())
+		defer interrupt()
+		r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--report-interval=1", "--results="+path, "run")
+		r.started(t)
+		if !r.waitFor(20*time.Second, func() bool { return strings.Contains(r.out.String(), "[ 1s ]") }) {
+			t.Fatalf("no intermediate report:\n%s", r.out.String())
+		}
+		interrupt()
+		out, code := r.wait(t, 30*time.Second)
+		res := readResults(t, path)
+		if code != 0 || res.Exit.Status != 0 || res.Exit.Reason != "interrupted" || res.Total == nil ||
+			res.Total.Counters.Events == 0 || len(res.Intervals) == 0 {
+			t.Errorf("exit %d, results %+v, total %+v\n%s", code, res.Exit, res.Total, out)
+		}
+	})
+	for _, c := range []struct {
+		name, script string
+		args         []string
+		code         int
+		reason       string
+		fatal        string
+		total        bool
+	}{
+		{"event fails", "bad_runtime.lua", nil, 1, "failed", "`thread_run' function failed", true},
+		{"thread_init fails", "bad_init.lua", nil, 1, "failed", "Thread initialization failed!", false},
+		{"forced shutdown", "hang.lua", []string{"--time=1", "--forced-shutdown=1"}, 2, "forced_shutdown", "The --max-time limit has expired, forcing shutdown...", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.script+".json")
+			args := append([]string{filepath.Join("testdata", "scripts", c.script), "--threads=2", "--results=" + path}, c.args...)
+			out, code := runCLI(t, append(args, "run")...)
+			res := readResults(t, path)
+			if code != c.code || res.Exit.Status != c.code || res.Exit.Reason != c.reason || (res.Total != nil) != c.total {
+				t.Errorf("exit %d, results %+v, total %v\n%s", code, res.Exit, res.Total != nil, out)
+			}
+			if !strings.Contains(strings.Join(res.Exit.Fatal, "\n"), c.fatal) {
+				t.Errorf("FATAL messages %q lack %q", res.Exit.Fatal, c.fatal)
+			}
+			// The run printed each FATAL line once.
+			if n := strings.Count(out, "FATAL: "+c.fatal); n != 1 {
+				t.Errorf("%q printed %d times:\n%s", c.fatal, n, out)
+			}
+		})
+	}
+}
+
+// Bad results paths fail before the run; 'report' refuses what is not a
+// results file it can read or merge: one line each, exit 1.
+func TestResultsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if out, code := runCLI(t, "cpu", "--events=50", "--time=0", "--results="+good, "run"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	other := filepath.Join(dir, "other.json")
+	if out, code := runCLI(t, "cpu", "--cpu-max-prime=2000", "--events=50", "--time=0", "--results="+other, "run"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	b, _ := os.ReadFile(good)
+	truncated := filepath.Join(dir, "truncated.json")
+	os.WriteFile(truncated, b[:len(b)/3], 0o644)
+	notResult := filepath.Join(dir, "not.json")
+	os.WriteFile(notResult, []byte(`{"tps": 1}`), 0o644)
+	old := filepath.Join(dir, "old.json")
+	os.WriteFile(old, []byte(strings.Replace(string(b), `"schema_version": 1`, `"schema_version": 0`, 1)), 0o644)
+	readOnly := filepath.Join(dir, "ro")
+	os.Mkdir(readOnly, 0o555)
+
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing directory", []string{"cpu", "--results=" + filepath.Join(dir, "no", "r.json"), "run"}, "FATAL: --results: cannot write '" + filepath.Join(dir, "no", "r.json") + "': no such file or directory"},
+		{"csv in a missing directory", []string{"cpu", "--intervals-csv=" + filepath.Join(dir, "no", "r.csv"), "run"}, "FATAL: --intervals-csv: cannot write"},
+		{"not a results file", []string{"report", notResult}, "FATAL: '" + notResult + "': not a results file (no schema_version and tool)"},
+		{"truncated", []string{"report", truncated}, "FATAL: '" + truncated + "': not a whole results file (truncated?)"},
+		{"older schema", []string{"report", old}, "FATAL: '" + old + "': results schema version 0 is not read by this program (it reads version 1)"},
+		{"missing file", []string{"report", filepath.Join(dir, "none.json")}, "FATAL: cannot read '" + filepath.Join(dir, "none.json") + "': no such file or directory"},
+		{"different workloads", []string{"report", good, other}, "FATAL: cannot merge '" + good + "' and '" + other + "': --cpu-max-prime=10000 against --cpu-max-prime=2000 (--force merges them anyway)"},
+		{"no file", []string{"report"}, "FATAL: report: no results file given"},
+		{"bad option", []string{"report", "--nope", good}, "invalid option: --nope"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, code := runCLI(t, c.args...)
+			if code != 1 || !strings.Contains(out, c.want) || strings.Count(strings.TrimSpace(out), "\n") > 1 ||
+				strings.Contains(out, "Threads started!") || strings.Contains(out, "goroutine") {
+				t.Errorf("exit %d, output:\n%s\nwant one line with %q, exit 1", code, out, c.want)
+			}
+		})
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		out, code := runCLI(t, "cpu", "--results="+filepath.Join(readOnly, "r.json"), "run")
+		if code != 1 || !strings.Contains(out, "permission denied") {
+			t.Errorf("read-only directory: exit %d\n%s", code, out)
+		}
+	}
+	if out, code := runCLI(t, "report", "--force", good, other); code != 0 || !strings.Contains(out, "total number of events:              100") {
+		t.Errorf("--force: exit %d\n%s", code, out)
+	}
+}
+
+// Secrets never reach the results file: password options, passwords in
+// URLs and in key/value connection strings.
+func TestRedact(t *testing.T) {
+	for _, c := range []struct{ name, val, want string }{
+		{"mysql-password", "s3cret", "<redacted>"},
+		{"pgsql-password", "", ""},
+		{"api_token", "abc", "<redacted>"},
+		{"pgsql-host", "db1,db2", "db1,db2"},
+		{"dsn", "postgres://bob:s3cret@db:5432/sb?sslmode=disable", "postgres://bob:<redacted>@db:5432/sb?sslmode=disable"},
+		{"dsn", "postgres://bob@db/sb", "postgres://bob@db/sb"},
+		{"conninfo", "host=db password=s3cret user=bob", "host=db password=<redacted> user=bob"},
+		{"conninfo", "Server=db;Pwd='a b';Uid=bob", "Server=db;Pwd=<redacted>;Uid=bob"},
+	} {
+		if got := redactValue(c.name, c.val); got != c.want {
+			t.Errorf("redactValue(%s, %q) = %q, want %q", c.name, c.val, got, c.want)
+		}
+	}
+	got := redactArgs([]string{"--mysql-password=s3cret", "--dsn=mysql://u:p@h/db", "oltp_read_write", "run"})
+	want := []string{"--mysql-password=<redacted>", "--dsn=mysql://u:<redacted>@h/db", "oltp_read_write", "run"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("redactArgs: %q, want %q", got, want)
+	}
+}
