@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -304,14 +305,24 @@ func (w *Window) Snapshot() (*metrics.Snapshot, error) {
 	return s, nil
 }
 
+// WriteTo writes the results document (indented JSON) to w.
+func (r *Results) WriteTo(w io.Writer) (int64, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return 0, fmt.Errorf("results: %w", err)
+	}
+	n, err := w.Write(append(b, '\n'))
+	return int64(n), err
+}
+
 // WriteFile writes the results atomically: a temporary file in the same
 // directory, then a rename, so a reader never sees half a document.
 func (r *Results) WriteFile(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		return err
 	}
-	b = append(b, '\n')
+	b := buf.Bytes()
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("cannot write the results file: %w", unwrapPath(err))
