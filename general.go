@@ -56,6 +56,9 @@ var statOptions = []options.Option{
 	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95",
 		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
 	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
+	{Name: "max-tries", Extension: true, Desc: "try an event at most N times: an event whose every try ends in an ignored error (a deadlock, a serialization failure) is a failed event, left out of the latency statistics; 0 restarts it without limit, as sysbench", Kind: options.Int, Default: "0"},
+	{Name: "failures-detailed", Extension: true, Desc: "print the retries and failed events by error code after the report", Kind: options.Bool, Default: "off"},
+	{Name: "threshold", Extension: true, Desc: "fail the run when the whole run misses EXPR: a measure (p<N> avg min max in us/ms/s; tps qps; errors as % or fraction; reconnects failed retries), a comparison (< <= > >= == !=) and a bound, e.g. p95<5ms, tps>1000, errors<0.1%; repeatable. A run that misses one exits with status 99", Kind: options.String, NoDefault: true},
 	{Name: "results", Extension: true, Desc: "write the run's results to FILE as one JSON document (docs/results.md): counters, errors by code, percentiles, the whole latency histogram, intervals and checkpoints; 'sysbench-go report FILE...' prints and merges them", Kind: options.File, NoDefault: true},
 	{Name: "intervals-csv", Extension: true, Desc: "write the intermediate reports (--report-interval) to FILE as CSV, one row per interval", Kind: options.File, NoDefault: true},
 }
@@ -255,6 +258,15 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 	if err != nil {
 		return c, err
 	}
+	tries, err := intOpt(v, "max-tries")
+	if err != nil {
+		return c, err
+	}
+	if tries < 0 || tries > 1<<30 {
+		return c, fmt.Errorf("Invalid value for --max-tries: %d.", tries)
+	}
+	c.MaxTries = int(tries)
+	c.FailuresDetailed = v.Bool("failures-detailed")
 	return c, nil
 }
 

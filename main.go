@@ -31,6 +31,7 @@ import (
 	"sysbench-go/lua"
 	"sysbench-go/luaapi"
 	"sysbench-go/options"
+	"sysbench-go/report"
 	"sysbench-go/sbrand"
 )
 
@@ -213,6 +214,10 @@ type invocation struct {
 	cfg      engine.Config
 	rand     sbrand.Config
 	env      *luaapi.Env // a script's, nil for a built-in test
+	// thresholdExprs are the --threshold expressions (repeatable) as
+	// given; thresholds, parsed by configure.
+	thresholdExprs []string
+	thresholds     []report.Threshold
 }
 
 // main runs the steps in the reference's order: general options, help and
@@ -297,6 +302,9 @@ func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
 			inv.unknown = append(inv.unknown, g)
 			continue
 		}
+		if o.Name == "threshold" {
+			inv.thresholdExprs = append(inv.thresholdExprs, g.val)
+		}
 		if err := setValue(values, o, g.val, g.bare); err != nil {
 			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
 			return nil, 1
@@ -331,6 +339,15 @@ func (p *program) configure(inv *invocation) bool {
 	var level logging.Level
 	if err == nil {
 		level, err = verbosity(inv.values)
+	}
+	for _, e := range inv.thresholdExprs {
+		if err != nil {
+			break
+		}
+		var t report.Threshold
+		if t, err = report.ParseThreshold(e); err == nil {
+			inv.thresholds = append(inv.thresholds, t)
+		}
 	}
 	if err == nil && inv.cl.command == "run" {
 		err = checkOutputs(inv.values)
@@ -460,6 +477,7 @@ func (p *program) runScript(inv *invocation) int {
 		return 0
 	}
 	s.SetRate(cfg.Rate > 0)
+	s.SetMaxTries(cfg.MaxTries)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
 	inv.cfg.BlockingWorkers = cfg.BlockingWorkers
 	inv.env = env
@@ -554,7 +572,17 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		reason = "interrupted"
 	}
 	end := time.Now()
-	if werr := outs.close(p.resultsOf(inv, t, testOpts, start, end), code, reason, p.log.Fatals()); werr != nil {
+	res := p.resultsOf(inv, t, testOpts, start, end)
+	if len(inv.thresholds) > 0 && outs.whole != nil {
+		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
+		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
+		for _, r := range res.Thresholds {
+			if !r.Pass && code == 0 {
+				code, reason = report.ThresholdsFailed, "thresholds_failed"
+			}
+		}
+	}
+	if werr := outs.close(res, code, reason, p.log.Fatals()); werr != nil {
 		if c := p.fail(werr); code == 0 {
 			code = c
 		}

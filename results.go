@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sysbench-go/engine"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
 	"sysbench-go/report"
 )
@@ -32,6 +33,7 @@ func checkOutputs(v *options.Values) error {
 // and the CSV series, when asked for.
 type outputs struct {
 	reporters   []report.Reporter
+	whole       *metrics.Snapshot // the final report's whole run, for --threshold
 	recorder    *report.Recorder
 	resultsPath string
 	csv         *report.IntervalsCSV
@@ -41,6 +43,7 @@ type outputs struct {
 func openOutputs(inv *invocation) (*outputs, error) {
 	cfg, v := inv.cfg, inv.values
 	o := &outputs{}
+	o.reporters = append(o.reporters, finalRun{&o.whole})
 	if path := v.String("results"); path != "" {
 		o.resultsPath = path
 		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0}
@@ -76,9 +79,21 @@ func (o *outputs) close(r *report.Results, status int, reason string, fatal []st
 			r.Checkpoints = []report.Window{}
 		}
 		r.Exit = report.Exit{Status: status, Reason: reason, Fatal: fatal}
+		if r.Thresholds == nil {
+			r.Thresholds = []report.ThresholdResult{}
+		}
 		errs = append(errs, o.recorder.Err, r.WriteFile(o.resultsPath))
 	}
 	return errors.Join(errs...)
+}
+
+// finalRun keeps the final report's whole run.
+type finalRun struct{ whole **metrics.Snapshot }
+
+func (f finalRun) Report(r *report.Report) {
+	if r.Kind == report.Final {
+		*f.whole = r.Run
+	}
 }
 
 func pathErr(err error) error {
@@ -103,7 +118,7 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},
 		Settings: report.Settings{Threads: cfg.Threads, TimeSeconds: cfg.Time.Seconds(), Events: cfg.Events,
 			Rate: cfg.Rate, WarmupSeconds: cfg.Warmup.Seconds(), ReportIntervalSec: cfg.ReportInterval.Seconds(),
-			Percentiles: cfg.Percentiles, RandSeed: cfg.RandSeed},
+			Percentiles: cfg.Percentiles, RandSeed: cfg.RandSeed, MaxTries: cfg.MaxTries},
 	}
 	for _, cp := range cfg.Checkpoints {
 		r.Settings.Checkpoints = append(r.Settings.Checkpoints, cp.Seconds())

@@ -31,10 +31,16 @@ type Config struct {
 	Checkpoints    []time.Duration
 	Percentiles    []float64 // empty: percentiles disabled
 	Histogram      bool
-	Warmup         time.Duration
-	Debug          bool
-	Validate       bool
-	RandSeed       int64
+	// FailuresDetailed prints the failures by error code after the
+	// final report.
+	FailuresDetailed bool
+	// MaxTries is --max-tries (0: restart an event without limit, as
+	// sysbench); the report shows failed and retried events with it.
+	MaxTries int
+	Warmup   time.Duration
+	Debug    bool
+	Validate bool
+	RandSeed int64
 	// BlockingWorkers gives every worker a processor (GOMAXPROCS) of its
 	// own, for drivers that wait for the server in blocking system calls:
 	// a reply then wakes exactly the thread waiting for it, with no
@@ -156,7 +162,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 		cfg.Threads = 1
 	}
 	text := &report.Text{Out: log.Writer(logging.Notice), Stamped: log.Stamped(logging.Notice),
-		Hooks: t, Rate: cfg.Rate > 0, Histogram: cfg.Histogram}
+		Hooks: t, Rate: cfg.Rate > 0, Histogram: cfg.Histogram, FailuresDetailed: cfg.FailuresDetailed}
 	if rc, ok := t.(ReportsCloser); ok {
 		text.BeforeFinal = rc.CloseReports
 	}
@@ -420,6 +426,10 @@ func (r *runState) work(ctx context.Context, w Worker, st *metrics.Handle) error
 	for l.More() {
 		l.Start()
 		stop, err := w.Event(ctx)
+		if errors.Is(err, ErrEventFailed) {
+			l.Abandon()
+			continue
+		}
 		if err != nil {
 			l.Abandon()
 			if r.stopped.Load() && ctx.Err() != nil {
@@ -511,6 +521,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	s.TimeTotal = float64(now-r.startNS) / 1e9
 	s.PerThread = r.cfg.Debug
 	s.Checkpoint = kind == report.Checkpoint
+	s.ShowRetries = r.cfg.MaxTries > 0 || r.cfg.FailuresDetailed
 	if r.failed.Load() {
 		for _, h := range r.reg.Handles() {
 			if h.Running() {

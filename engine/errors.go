@@ -11,6 +11,11 @@ var ErrThreadInit = errors.New("Thread initialization failed!")
 // ErrQueueFull ends a --rate run whose workers cannot keep up.
 var ErrQueueFull = errors.New("The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate")
 
+// ErrEventFailed is what a worker's Event returns for an event given up
+// after --max-tries tries: the engine counts no latency for it and goes on
+// with the next event.
+var ErrEventFailed = errors.New("event failed after its last try")
+
 // ErrForcedShutdown ends a run that outlived --time by --forced-shutdown.
 var ErrForcedShutdown = &exitError{err: errors.New("The --max-time limit has expired, forcing shutdown..."), code: 2}
 

@@ -97,6 +97,7 @@ type Script struct {
 	hookKind  reportKind // the report a hook is making (under reportMu)
 	jsonOpen  [reportKinds]bool
 	rate      bool
+	maxTries  int // --max-tries, 0 for no limit
 	forcedCtx bool
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	lua "github.com/yuin/gopher-lua"
@@ -110,6 +111,9 @@ func (s *Script) ReportCumulative(w io.Writer, st *report.Stat) bool {
 
 // SetRate tells the script that --rate is on (for the queue line).
 func (s *Script) SetRate(on bool) { s.rate = on }
+
+// SetMaxTries sets --max-tries: the most tries of an event (0: no limit).
+func (s *Script) SetMaxTries(n int) { s.maxTries = n }
 
 // Command runs prepare, cleanup, help or a command the script defines.
 // Parallel commands run once per thread, each in its own state.
@@ -283,7 +287,7 @@ func isRestart(err error) (*lua.LTable, bool) {
 // Event runs event(tid), restarting it after ignorable SQL errors.
 func (w *worker) Event(ctx context.Context) (bool, error) {
 	L := w.L
-	for {
+	for tries := 1; ; tries++ {
 		L.Push(w.event)
 		L.Push(w.tid)
 		err := L.PCall(1, 1, nil)
@@ -296,13 +300,42 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 		if !restart {
 			return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
 		}
+		// The hook runs after a failed last try too: it readies the
+		// connection for the next event (a reconnect, statements
+		// prepared again).
+		failed := w.s.maxTries > 0 && tries >= w.s.maxTries
+		if st := w.rt.stats; st != nil {
+			if failed {
+				st.Fail(descCode(desc))
+			} else {
+				st.Retry(descCode(desc), tries == 1)
+			}
+		}
 		if err := w.beforeRestart(ctx, desc); err != nil {
 			return false, err
 		}
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
+		if failed {
+			return false, engine.ErrEventFailed
+		}
 	}
+}
+
+// descCode is the code of the error a RESTART_EVENT descriptor tells of:
+// the driver's error number, else the SQLSTATE (drivers.Error.CodeName).
+func descCode(desc *lua.LTable) string {
+	if desc == nil {
+		return ""
+	}
+	if n, ok := desc.RawGetString("sql_errno").(lua.LNumber); ok && n != 0 {
+		return strconv.Itoa(int(n))
+	}
+	if s, ok := desc.RawGetString("sql_state").(lua.LString); ok {
+		return string(s)
+	}
+	return ""
 }
 
 // beforeRestart calls sysbench.hooks.before_restart_event. An ignorable

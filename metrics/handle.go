@@ -23,11 +23,22 @@ const (
 	CntEvent
 	CntError
 	CntReconnect
-	CntMax
+	CntMax // the end of sysbench's counters (SB_CNT_MAX)
+)
+
+// Counters beyond sysbench's, for --max-tries.
+const (
+	// CntRetry counts restarts of events after an ignored error.
+	CntRetry Counter = CntMax + iota
+	// CntRetriedEvent counts events restarted at least once.
+	CntRetriedEvent
+	// CntFailedEvent counts events given up after their last try.
+	CntFailedEvent
+	NumCounters
 )
 
 // Counts holds one value per counter.
-type Counts [CntMax]uint64
+type Counts [NumCounters]uint64
 
 // Latencies are recorded in microseconds with 3 significant digits, from
 // 1 µs to one hour; values outside are clamped into the range.
@@ -47,7 +58,7 @@ func NewHistogram() *hdr.Histogram { return hdr.New(HistMinUS, HistMaxUS, HistSi
 // share a shard (one histogram is some 170 KiB).
 type Handle struct {
 	tid      int
-	counters [CntMax]atomic.Uint64
+	counters [NumCounters]atomic.Uint64
 	shard    *shard
 
 	// Counts not yet added to counters. Only the worker touches them, so
@@ -59,12 +70,13 @@ type Handle struct {
 	npending int
 
 	// Guarded by shard.mu: since the last tick.
-	timer  Thread
-	errors map[string]uint64 // ignored errors by code
+	timer    Thread
+	errors   map[string]uint64  // failed queries by code
+	failures map[string]Failure // retries and failed events by code
 
 	running atomic.Int32 // 1 while an event runs, for a forced shutdown
 
-	_ [88]byte // to 256 bytes: see cacheLinePad
+	_ [32]byte // to 256 bytes: see cacheLinePad
 }
 
 // pendingMax is the most counts a worker holds back from the reports.
@@ -140,6 +152,34 @@ func (h *Handle) Error(code string) {
 		h.errors = make(map[string]uint64)
 	}
 	h.errors[code]++
+	s.mu.Unlock()
+}
+
+// Retry counts a restart of the running event after an ignored error
+// with code; first says it is the event's first restart. Only the worker
+// may call it.
+func (h *Handle) Retry(code string, first bool) {
+	h.Inc(CntRetry)
+	if first {
+		h.Inc(CntRetriedEvent)
+	}
+	h.failure(code, Failure{Retries: 1})
+}
+
+// Fail counts the running event as failed: its last try ended with an
+// ignored error with code and no try is left. Only the worker may call it.
+func (h *Handle) Fail(code string) {
+	h.Inc(CntFailedEvent)
+	h.failure(code, Failure{Failed: 1})
+}
+
+func (h *Handle) failure(code string, f Failure) {
+	s := h.shard
+	s.mu.Lock()
+	if h.failures == nil {
+		h.failures = make(map[string]Failure)
+	}
+	h.failures[code] = h.failures[code].add(f)
 	s.mu.Unlock()
 }
 

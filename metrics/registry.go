@@ -86,6 +86,13 @@ func (r *Registry) Tick(now time.Time) *Snapshot {
 				s.Errors[k] += v
 			}
 			clear(h.errors)
+			for k, v := range h.failures {
+				if s.Failures == nil {
+					s.Failures = make(map[string]Failure)
+				}
+				s.Failures[k] = s.Failures[k].add(v)
+			}
+			clear(h.failures)
 		}
 		sh.mu.Unlock()
 	}

@@ -42,6 +42,17 @@ func (t *Thread) add(o Thread) {
 	t.SumNS += o.SumNS
 }
 
+// Failure is what ignored errors of one code did to events: restarts
+// (Retries) and events given up (Failed).
+type Failure struct {
+	Retries uint64
+	Failed  uint64
+}
+
+func (f Failure) add(o Failure) Failure {
+	return Failure{Retries: f.Retries + o.Retries, Failed: f.Failed + o.Failed}
+}
+
 // Snapshot is what a run measured over a window of time. It is never
 // changed once made: Add and Merge return new snapshots.
 type Snapshot struct {
@@ -51,6 +62,9 @@ type Snapshot struct {
 	// Errors are the ignored errors by code (their total is
 	// Counters[CntError] less those counted without a code).
 	Errors map[string]uint64
+	// Failures are the retries and failed events by the code of the error
+	// that caused them ("" for an error without one).
+	Failures map[string]Failure
 	// Threads are the per-worker timers; Latency is their sum: the one
 	// source of min, avg, max and sum.
 	Threads []Thread
@@ -134,7 +148,7 @@ var emptyHistogram = NewHistogram()
 // once in a snapshot, so an empty side's partner is shared, not copied.
 func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 	out := &Snapshot{Start: s.Start, End: s.End, Counters: s.Counters, Latency: s.Latency,
-		Errors: maps.Clone(s.Errors), Histogram: s.Histogram}
+		Errors: maps.Clone(s.Errors), Failures: maps.Clone(s.Failures), Histogram: s.Histogram}
 	if out.Histogram == nil {
 		out.Histogram = emptyHistogram
 	}
@@ -149,6 +163,12 @@ func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 			out.Errors = make(map[string]uint64)
 		}
 		out.Errors[k] += v
+	}
+	for k, v := range o.Failures {
+		if out.Failures == nil {
+			out.Failures = make(map[string]Failure)
+		}
+		out.Failures[k] = out.Failures[k].add(v)
 	}
 	out.Latency.add(o.Latency)
 	switch {

@@ -67,7 +67,8 @@ func (c *IntervalsCSV) Header() []string {
 	for _, p := range c.percentiles {
 		h = append(h, "latency_p"+PercentileKey(p)+"_ms")
 	}
-	h = append(h, "errors_per_s", "reconnects_per_s", "events", "reads", "writes", "other", "errors", "reconnects")
+	h = append(h, "errors_per_s", "reconnects_per_s", "events", "reads", "writes", "other", "errors", "reconnects",
+		"failed_events", "retries")
 	if c.rate {
 		h = append(h, "queue_length", "concurrency")
 	}
@@ -92,7 +93,8 @@ func (c *IntervalsCSV) Report(r *Report) {
 		row = append(row, f(iv.Latency[PercentileKey(p)]))
 	}
 	k := iv.Counters
-	row = append(row, f(iv.ErrorsPerSec), f(iv.ReconnPerSec), u(k.Events), u(k.Reads), u(k.Writes), u(k.Other), u(k.Errors), u(k.Reconnects))
+	row = append(row, f(iv.ErrorsPerSec), f(iv.ReconnPerSec), u(k.Events), u(k.Reads), u(k.Writes), u(k.Other), u(k.Errors), u(k.Reconnects),
+		u(k.FailedEvents), u(k.Retries))
 	if c.rate {
 		row = append(row, u(*iv.QueueLength), strconv.FormatInt(*iv.Concurrency, 10))
 	}

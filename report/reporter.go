@@ -64,6 +64,9 @@ type Text struct {
 	Rate bool
 	// Histogram prints the latency histogram before the final report.
 	Histogram bool
+	// FailuresDetailed prints the failures by error code after the
+	// final report.
+	FailuresDetailed bool
 	// BeforeFinal runs before the final report is printed (to close the
 	// JSON arrays a script's report hooks opened).
 	BeforeFinal func()
@@ -92,6 +95,9 @@ func (t *Text) Report(r *Report) {
 	}
 	if !t.Hooks.ReportCumulative(t.Out, r.Stat) {
 		WriteGeneralStatistics(t.Out, r.Stat)
+	}
+	if r.Kind == Final && t.FailuresDetailed {
+		WriteFailures(t.Out, r.Stat)
 	}
 }
 

@@ -47,6 +47,8 @@ type Results struct {
 	// the run failed before it began.
 	Total *Window `json:"total"`
 	Exit  Exit    `json:"exit"`
+	// Thresholds are the --threshold outcomes.
+	Thresholds []ThresholdResult `json:"thresholds"`
 	// Merged names the files a merged result was made of.
 	Merged []string `json:"merged,omitempty"`
 }
@@ -94,6 +96,7 @@ type Settings struct {
 	Checkpoints       []float64 `json:"checkpoints_s"`
 	Percentiles       []float64 `json:"percentiles"`
 	RandSeed          int64     `json:"rand_seed"`
+	MaxTries          int       `json:"max_tries"`
 }
 
 // Interval is one intermediate report.
@@ -127,6 +130,16 @@ type Counters struct {
 	Other      uint64 `json:"other"`
 	Errors     uint64 `json:"errors"`
 	Reconnects uint64 `json:"reconnects"`
+	// FailedEvents, RetriedEvents and Retries: --max-tries.
+	FailedEvents  uint64 `json:"failed_events"`
+	RetriedEvents uint64 `json:"retried_events"`
+	Retries       uint64 `json:"retries"`
+}
+
+// Failure is the retries and failed events one error code caused.
+type Failure struct {
+	Retries uint64 `json:"retries"`
+	Failed  uint64 `json:"failed"`
 }
 
 // Window is a cumulative report: everything needed to print it again and
@@ -137,11 +150,13 @@ type Window struct {
 	Duration float64   `json:"duration_s"`
 	Counters Counters  `json:"counters"`
 	// Errors are the ignored errors by driver error code or SQLSTATE.
-	Errors  map[string]uint64 `json:"errors_by_code"`
-	TPS     float64           `json:"tps"`
-	QPS     QPS               `json:"qps"`
-	Latency Latency           `json:"latency"`
-	Threads []Thread          `json:"threads"`
+	Errors map[string]uint64 `json:"errors_by_code"`
+	// Failures are the retries and failed events by error code.
+	Failures map[string]Failure `json:"failures_by_code"`
+	TPS      float64            `json:"tps"`
+	QPS      QPS                `json:"qps"`
+	Latency  Latency            `json:"latency"`
+	Threads  []Thread           `json:"threads"`
 }
 
 // Latency is a window's event latency: exact min/max/sum (ns) and their
@@ -191,8 +206,8 @@ type Thread struct {
 // Exit is how the run ended.
 type Exit struct {
 	Status int `json:"status"`
-	// Reason is "completed", "interrupted" (SIGINT/SIGTERM), "failed" or
-	// "forced_shutdown".
+	// Reason is "completed", "interrupted" (SIGINT/SIGTERM), "failed",
+	// "forced_shutdown" or "thresholds_failed".
 	Reason string   `json:"reason"`
 	Fatal  []string `json:"fatal"`
 }
@@ -202,12 +217,14 @@ func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64
 
 func countersOf(c metrics.Counts) Counters {
 	return Counters{Events: c[metrics.CntEvent], Reads: c[metrics.CntRead], Writes: c[metrics.CntWrite],
-		Other: c[metrics.CntOther], Errors: c[metrics.CntError], Reconnects: c[metrics.CntReconnect]}
+		Other: c[metrics.CntOther], Errors: c[metrics.CntError], Reconnects: c[metrics.CntReconnect],
+		FailedEvents: c[metrics.CntFailedEvent], RetriedEvents: c[metrics.CntRetriedEvent], Retries: c[metrics.CntRetry]}
 }
 
 func (c Counters) counts() (out metrics.Counts) {
 	out[metrics.CntEvent], out[metrics.CntRead], out[metrics.CntWrite] = c.Events, c.Reads, c.Writes
 	out[metrics.CntOther], out[metrics.CntError], out[metrics.CntReconnect] = c.Other, c.Errors, c.Reconnects
+	out[metrics.CntFailedEvent], out[metrics.CntRetriedEvent], out[metrics.CntRetry] = c.FailedEvents, c.RetriedEvents, c.Retries
 	return out
 }
 
@@ -230,7 +247,8 @@ func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
 // NewInterval records an intermediate report.
 func NewInterval(s *Stat, rate bool) Interval {
-	c := Counters{Events: s.Events, Reads: s.Reads, Writes: s.Writes, Other: s.Other, Errors: s.Errors, Reconnects: s.Reconnects}
+	c := Counters{Events: s.Events, Reads: s.Reads, Writes: s.Writes, Other: s.Other, Errors: s.Errors, Reconnects: s.Reconnects,
+		FailedEvents: s.Failed, RetriedEvents: s.RetriedEvents, Retries: s.Retries}
 	iv := Interval{Time: s.TimeTotal, Duration: s.TimeInterval, ThreadsRunning: s.ThreadsRunning,
 		TPS: perSec(s.Events, s.TimeInterval), QPS: qpsOf(c, s.TimeInterval), Latency: map[string]float64{},
 		ErrorsPerSec: perSec(s.Errors, s.TimeInterval), ReconnPerSec: perSec(s.Reconnects, s.TimeInterval), Counters: c}
@@ -253,6 +271,10 @@ func NewWindow(w *metrics.Snapshot, percentiles []float64) (*Window, error) {
 		Threads: make([]Thread, len(w.Threads))}
 	if out.Errors == nil {
 		out.Errors = map[string]uint64{}
+	}
+	out.Failures = make(map[string]Failure, len(w.Failures))
+	for k, f := range w.Failures {
+		out.Failures[k] = Failure(f)
 	}
 	l := w.Latency
 	out.Latency = Latency{Events: l.Events, MinNS: l.MinNS, MaxNS: l.MaxNS, SumNS: l.SumNS,
@@ -298,9 +320,13 @@ func (w *Window) Snapshot() (*metrics.Snapshot, error) {
 	}
 	s := &metrics.Snapshot{Start: w.Start, End: w.End, Counters: w.Counters.counts(),
 		Errors: maps.Clone(w.Errors), Histogram: h, Threads: make([]metrics.Thread, len(w.Threads)),
-		Latency: metrics.Thread{Events: w.Latency.Events, SumNS: w.Latency.SumNS, MinNS: w.Latency.MinNS, MaxNS: w.Latency.MaxNS}}
+		Failures: make(map[string]metrics.Failure, len(w.Failures)),
+		Latency:  metrics.Thread{Events: w.Latency.Events, SumNS: w.Latency.SumNS, MinNS: w.Latency.MinNS, MaxNS: w.Latency.MaxNS}}
 	for i, t := range w.Threads {
 		s.Threads[i] = metrics.Thread(t)
+	}
+	for k, f := range w.Failures {
+		s.Failures[k] = metrics.Failure(f)
 	}
 	return s, nil
 }

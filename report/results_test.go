@@ -30,8 +30,10 @@ func sampleRun() (intervals []*metrics.Snapshot, whole *metrics.Snapshot) {
 				h.RecordEvent(int64(900_000 + 37_000*i + 250_000*tid))
 			}
 			h.Error("1213")
+			h.Retry("1213", true)
 			if tid == 1 {
 				h.Error("40001")
+				h.Fail("40001")
 				h.Inc(metrics.CntReconnect)
 			}
 			h.Flush()
@@ -69,7 +71,8 @@ func sampleResults(t *testing.T) *Results {
 		Driver:      &Driver{Name: "mysql", ServerVersion: "10.11.6-MariaDB"},
 		Settings:    Settings{Threads: 2, TimeSeconds: 3, ReportIntervalSec: 1, Percentiles: pcts, Checkpoints: []float64{1}},
 		Intervals:   rec.Intervals, Checkpoints: rec.Checkpoints, Total: rec.Total,
-		Exit: Exit{Status: 0, Reason: "completed", Fatal: []string{}},
+		Exit:       Exit{Status: 0, Reason: "completed", Fatal: []string{}},
+		Thresholds: []ThresholdResult{{Expr: "p95<5ms", Measured: "p95 = 3.100 ms", Value: 3.1e6, Pass: true}},
 	}
 }
 
@@ -238,7 +241,7 @@ func TestIntervalsCSV(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.String(), "time_s,duration_s,threads,tps,qps,reads_per_s,writes_per_s,other_per_s,errors_per_s,reconnects_per_s,events,reads,writes,other,errors,reconnects\n"; got != want {
+	if got, want := b.String(), "time_s,duration_s,threads,tps,qps,reads_per_s,writes_per_s,other_per_s,errors_per_s,reconnects_per_s,events,reads,writes,other,errors,reconnects,failed_events,retries\n"; got != want {
 		t.Errorf("a run without intervals: %q, want the header %q", got, want)
 	}
 }

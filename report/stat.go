@@ -24,6 +24,15 @@ type Stat struct {
 	Errors     uint64
 	Reconnects uint64
 
+	// --max-tries: events given up, events retried, restarts; printed
+	// when ShowRetries is set or an event failed. Failures holds them by
+	// error code.
+	Failed        uint64
+	RetriedEvents uint64
+	Retries       uint64
+	ShowRetries   bool
+	Failures      map[string]metrics.Failure
+
 	// Latency in seconds. LatencyPct is the value at Percentile (the first
 	// of Percentiles); Percentiles/LatencyPcts hold every requested one.
 	LatencyMin  float64
@@ -65,6 +74,8 @@ func NewStat(w *metrics.Snapshot, percentiles []float64) *Stat {
 		TimeInterval: w.Duration().Seconds(),
 		Events:       c[metrics.CntEvent], Reads: c[metrics.CntRead], Writes: c[metrics.CntWrite],
 		Other: c[metrics.CntOther], Errors: c[metrics.CntError], Reconnects: c[metrics.CntReconnect],
+		Failed: c[metrics.CntFailedEvent], RetriedEvents: c[metrics.CntRetriedEvent], Retries: c[metrics.CntRetry],
+		Failures:   w.Failures,
 		LatencyMin: seconds(w.Latency.MinNS), LatencyMax: seconds(w.Latency.MaxNS),
 		LatencySum: seconds(w.Latency.SumNS), LatencyAvg: w.Avg() / 1e9,
 		Percentiles:  percentiles,

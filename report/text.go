@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 )
 
@@ -62,6 +63,71 @@ func WriteSQLStatistics(w io.Writer, s *Stat) {
 	fmt.Fprintf(w, "    queries:                             %-6d (%.2f per sec.)\n", q, float64(q)/sec)
 	fmt.Fprintf(w, "    ignored errors:                      %-6d (%.2f per sec.)\n", s.Errors, float64(s.Errors)/sec)
 	fmt.Fprintf(w, "    reconnects:                          %-6d (%.2f per sec.)\n", s.Reconnects, float64(s.Reconnects)/sec)
+	// Beyond the reference: with --max-tries or --failures-detailed, or
+	// once an event failed (a run without them prints the reference's
+	// block, however many events were restarted).
+	if s.ShowRetries || s.Failed > 0 {
+		fmt.Fprintf(w, "    failed events:                       %-6d (%.2f per sec.)\n", s.Failed, float64(s.Failed)/sec)
+		fmt.Fprintf(w, "    retried events:                      %-6d (%.2f per sec.)\n", s.RetriedEvents, float64(s.RetriedEvents)/sec)
+		fmt.Fprintf(w, "    retries:                             %-6d (%.2f per sec.)\n", s.Retries, float64(s.Retries)/sec)
+	}
+}
+
+// WriteFailures writes --failures-detailed's block: per error code (with
+// its name where known), the restarts it caused and the events it made
+// fail, most frequent first.
+func WriteFailures(w io.Writer, s *Stat) {
+	fmt.Fprintf(w, "Failures by error:\n")
+	if len(s.Failures) == 0 {
+		fmt.Fprintf(w, "    none\n\n")
+		return
+	}
+	codes := make([]string, 0, len(s.Failures))
+	for c := range s.Failures {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		a, b := s.Failures[codes[i]], s.Failures[codes[j]]
+		if a.Retries+a.Failed != b.Retries+b.Failed {
+			return a.Retries+a.Failed > b.Retries+b.Failed
+		}
+		return codes[i] < codes[j]
+	})
+	for _, c := range codes {
+		f := s.Failures[c]
+		fmt.Fprintf(w, "    %-36s retried: %-8d failed: %d\n", ErrorLabel(c)+":", f.Retries, f.Failed)
+	}
+	fmt.Fprintf(w, "\n")
+}
+
+// errorNames are the names of the error codes that benchmarks meet: the
+// MySQL/MariaDB error numbers and the PostgreSQL SQLSTATEs ignored by
+// default, and their neighbours.
+var errorNames = map[string]string{
+	"1205":  "lock_wait_timeout",
+	"1213":  "deadlock",
+	"1020":  "record_changed",
+	"1062":  "duplicate_entry",
+	"2006":  "server_gone",
+	"2013":  "lost_connection",
+	"40001": "serialization_failure",
+	"40P01": "deadlock_detected",
+	"23505": "unique_violation",
+	"55P03": "lock_not_available",
+	"57014": "query_canceled",
+	"08006": "connection_failure",
+}
+
+// ErrorLabel is a code with its name: "1213 (deadlock)"; "unknown" for
+// an error without a code.
+func ErrorLabel(code string) string {
+	if code == "" {
+		return "unknown"
+	}
+	if n, ok := errorNames[code]; ok {
+		return code + " (" + n + ")"
+	}
+	return code
 }
 
 // WriteGeneralStatistics writes the blocks every test ends with: general
