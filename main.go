@@ -410,6 +410,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 		// without the banner's parenthesis (its own test suite checks it).
 		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: inv.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
+		StatementStats: values.Bool("statement-stats"),
 		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	return env
@@ -573,6 +574,11 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	}
 	end := time.Now()
 	res := p.resultsOf(inv, t, testOpts, start, end)
+	if err := p.statementStats(inv, t, res); err != nil {
+		if c := p.fail(err); code == 0 {
+			code = c
+		}
+	}
 	if len(inv.thresholds) > 0 && outs.whole != nil {
 		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
 		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
@@ -588,6 +594,19 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		}
 	}
 	return code
+}
+
+// statementStats prints --statement-stats' table and puts it in res.
+func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Results) error {
+	s, ok := t.(*luaapi.Script)
+	if !ok || !inv.values.Bool("statement-stats") {
+		return nil
+	}
+	list, running := s.Statements()
+	report.WriteStatements(p.log.Writer(logging.Notice), list, inv.cfg.Percentiles, running)
+	var err error
+	res.Statements, err = report.NewStatementResults(list, inv.cfg.Percentiles)
+	return err
 }
 
 // fail prints err as FATAL lines, one per error it joins, and returns the

@@ -101,6 +101,16 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 	s := report.NewStat(snap, pcts)
 	s.TimeTotal = s.TimeInterval
 	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
+	if len(r.Statements) > 0 {
+		list, err := r.StatementList()
+		if err != nil {
+			return err
+		}
+		report.WriteStatements(p.log.Writer(logging.Notice), list, pcts, 0)
+		if r.Statements, err = report.NewStatementResults(list, pcts); err != nil {
+			return err
+		}
+	}
 	out := values.String("results")
 	if out == "" {
 		return nil

@@ -291,3 +291,70 @@ func TestRedact(t *testing.T) {
 		t.Errorf("redactArgs: %q, want %q", got, want)
 	}
 }
+
+// --statement-stats on oltp_read_write lists each of its statements with
+// its SQL, and their executions add up to the queries of the report, on
+// every database; the results file keeps them and 'report' prints them.
+func TestStatementStats(t *testing.T) {
+	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
+		t.Run(db, func(t *testing.T) {
+			dir := t.TempDir()
+			var conn []string
+			if db == "sqlite" {
+				conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
+			} else {
+				conn = testenv.RequireServer(t, db).Args()
+			}
+			common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
+			runCLI(t, append(common, "cleanup")...)
+			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			defer runCLI(t, append(common, "cleanup")...)
+			path := filepath.Join(dir, "r.json")
+			out, code := runCLI(t, append(common, "--events=200", "--time=0", "--statement-stats", "--percentile=50,99", "--results="+path, "run")...)
+			if code != 0 {
+				t.Fatalf("run: exit %d\n%s", code, out)
+			}
+			res := readResults(t, path)
+			var count, errs uint64
+			seen := map[string]bool{}
+			for _, s := range res.Statements {
+				count += s.Count
+				errs += s.Errors
+				seen[s.SQL] = true
+				if s.Timed == 0 || s.AvgMS <= 0 || s.Percentiles["99"] < s.Percentiles["50"] {
+					t.Errorf("statement %+v", s)
+				}
+			}
+			c := res.Total.Counters
+			if count-errs != c.Reads+c.Writes+c.Other || errs != c.Errors {
+				t.Errorf("statements: %d executions, %d failed; the report: %d queries, %d errors", count, errs, c.Reads+c.Writes+c.Other, c.Errors)
+			}
+			for _, want := range []string{
+				"SELECT c FROM sbtest1 WHERE id=?",
+				"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?",
+				"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?",
+				"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
+				"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
+				"UPDATE sbtest1 SET k=k+? WHERE id=?",
+				"UPDATE sbtest1 SET c=? WHERE id=?",
+				"DELETE FROM sbtest1 WHERE id=?",
+				"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)",
+				map[bool]string{true: "BEGIN IMMEDIATE", false: "BEGIN"}[db == "sqlite"], "COMMIT",
+			} {
+				if !seen[want] {
+					t.Errorf("no statement %q in %v", want, seen)
+				}
+				if !strings.Contains(out, "  "+want+"\n") {
+					t.Errorf("the table lacks %q:\n%s", want, out)
+				}
+			}
+			again, code := runCLI(t, "report", path)
+			if code != 0 || !strings.Contains(again, "Statements (latency in ms, the most total time first):") ||
+				!strings.Contains(again, "  SELECT c FROM sbtest1 WHERE id=?\n") {
+				t.Errorf("report: exit %d\n%s", code, again)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package luaapi
 
 import (
 	"context"
+	"strings"
 	"sysbench-go/metrics"
 	"testing"
 )
@@ -10,9 +11,14 @@ import (
 // driver, in one worker's Lua state: the client's cost per event, without
 // the engine's loop or a server.
 func BenchmarkDryRunEvent(b *testing.B) {
-	for _, name := range []string{"oltp_point_select", "oltp_read_write"} {
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		stmts bool
+	}{{"oltp_point_select", false}, {"oltp_read_write", false}, {"oltp_read_write/statement-stats", true}} {
+		name := strings.TrimSuffix(c.name, "/statement-stats")
+		b.Run(c.name, func(b *testing.B) {
 			s := loadDryRun(b, name, 1)
+			s.env.StatementStats = c.stmts
 			ctx := context.Background()
 			w, err := s.NewWorker(ctx, 0, metrics.NewHandle(0))
 			if err != nil {

@@ -21,6 +21,7 @@ import (
 	"sysbench-go/drivers"
 	"sysbench-go/internal/luaparse"
 	"sysbench-go/logging"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
 	"sysbench-go/sbrand"
 )
@@ -52,6 +53,9 @@ type Env struct {
 	// RecordServerVersion asks the first connection of the run for its
 	// server's version (for the results file).
 	RecordServerVersion bool
+	// StatementStats times every statement the workers run
+	// (--statement-stats).
+	StatementStats bool
 
 	// Generators: one seeder per run hands out per-thread states in the
 	// reference's order so --rand-seed reproduces a run.
@@ -93,11 +97,16 @@ type Script struct {
 	options  []options.Option // declared by sysbench.cmdline.options
 	declared bool
 
-	reportMu  sync.Mutex // report hooks run in the master state
-	hookKind  reportKind // the report a hook is making (under reportMu)
-	jsonOpen  [reportKinds]bool
-	rate      bool
-	maxTries  int // --max-tries, 0 for no limit
+	reportMu sync.Mutex // report hooks run in the master state
+	hookKind reportKind // the report a hook is making (under reportMu)
+	jsonOpen [reportKinds]bool
+	rate     bool
+	maxTries int // --max-tries, 0 for no limit
+
+	// The workers' --statement-stats; a worker's set is complete once
+	// its worker closed.
+	stmtMu    sync.Mutex
+	stmtSets  map[*metrics.Statements]bool // -> closed
 	forcedCtx bool
 }
 

@@ -318,7 +318,7 @@ func (env *Env) sqlLog() *logging.Logger {
 func driverConnect(L *lua.LState) int {
 	d := checkUD[*sqlDriver](L, 1, driverType)
 	rt := getRuntime(L)
-	c, err := connect(L, rt, d.drv)
+	c, err := connect(L, rt, d.drv, d.name)
 	if err != nil {
 		raiseAt(L, atCaller, "connection creation failed")
 	}
@@ -326,7 +326,7 @@ func driverConnect(L *lua.LState) int {
 	return 1
 }
 
-func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
+func connect(L *lua.LState, rt *runtime, d drivers.Driver, name string) (*sqlConn, error) {
 	ctx := rt.env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -336,6 +336,9 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver) (*sqlConn, error) {
 		return nil, err
 	}
 	rt.env.noteServer(ctx, conn)
+	if rt.statements != nil {
+		conn = timeStatements(conn, rt.statements, name)
+	}
 	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog()}
 	c.ud = L.NewUserData()
 	c.ud.Value = c
@@ -982,7 +985,7 @@ func legacyConn(L *lua.LState) *sqlConn {
 		raiseAt(L, atCaller, "DB initialization failed")
 	}
 	L.SetGlobal("db_driver", lua.LString(name))
-	c, err := connect(L, rt, d)
+	c, err := connect(L, rt, d, name)
 	if err != nil {
 		raiseAt(L, atCaller, "Failed to connect to the database")
 	}

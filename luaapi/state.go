@@ -24,9 +24,11 @@ type runtime struct {
 	tid    int
 	rand   *sbrand.Rand
 	stats  *metrics.Handle // nil outside a run
-	loop   *engine.Loop    // set while a custom thread_run runs
-	conns  []*sqlConn
-	legacy *sqlConn // the 0.5-era API's implicit connection
+	// statements are the worker's --statement-stats, nil without.
+	statements *metrics.Statements
+	loop       *engine.Loop // set while a custom thread_run runs
+	conns      []*sqlConn
+	legacy     *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
 	// this state (see jsonArray).
 	jsonOpen bool
@@ -81,6 +83,9 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 		rtTid = 0
 	}
 	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid)}
+	if st != nil && s.env.StatementStats {
+		rt.statements = s.newStatements()
+	}
 	ud := L.NewUserData()
 	ud.Value = rt
 	L.SetField(L.Get(lua.RegistryIndex), registryKey, ud)

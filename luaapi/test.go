@@ -266,6 +266,9 @@ func (w *worker) Done(ctx context.Context) error {
 func (w *worker) Close() {
 	w.rt.close() // closes a JSON array report_json opened here
 	w.L.Close()
+	if w.rt.statements != nil {
+		w.s.statementsClosed(w.rt.statements)
+	}
 }
 
 // isRestart reports whether a Lua error is the RESTART_EVENT descriptor.

@@ -66,6 +66,10 @@ func Merge(rs []*Results, names []string, force bool) (*Results, error) {
 		return nil, err
 	}
 	out.Total = w
+	if out.Statements, err = mergeStatements(rs, first.Settings.Percentiles); err != nil {
+		return nil, err
+	}
+	out.Thresholds = []ThresholdResult{}
 	return &out, nil
 }
 

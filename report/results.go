@@ -49,6 +49,8 @@ type Results struct {
 	Exit  Exit    `json:"exit"`
 	// Thresholds are the --threshold outcomes.
 	Thresholds []ThresholdResult `json:"thresholds"`
+	// Statements are --statement-stats' statements, the most time first.
+	Statements []StatementResult `json:"statements,omitempty"`
 	// Merged names the files a merged result was made of.
 	Merged []string `json:"merged,omitempty"`
 }
