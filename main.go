@@ -411,7 +411,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: inv.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
 		StatementStats: values.Bool("statement-stats"),
-		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		Background:     boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	return env
 }
