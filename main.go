@@ -544,56 +544,60 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 }
 
 // runTest runs the test's "run" command: the run, the error that ended
-// it, the final report, done(), and the results file, which is written
-// however the run ended.
+// it, the final report, done(), the statement table and the thresholds,
+// and the results file, which is written however the run ended.
 func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
-	cfg := inv.cfg
 	outs, err := openOutputs(inv)
 	if err != nil {
 		return p.fail(err)
 	}
+	cfg := inv.cfg
 	cfg.Reporters = outs.reporters
 	start := time.Now()
-	fin, err := engine.Run(p.ctx, t, cfg, p.log)
-	code := p.fail(err)
+	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
+	st := &exitStatus{}
+	p.record(st, runErr)
 	if fin != nil {
-		if derr := fin.Report(); derr != nil {
-			if c := p.fail(derr); code == 0 {
-				code = c
-			}
-		}
+		p.record(st, fin.Report())
 	}
-	reason := "completed"
 	switch {
-	case errors.Is(err, engine.ErrForcedShutdown):
-		reason = "forced_shutdown"
-	case code != 0:
-		reason = "failed"
+	case errors.Is(runErr, engine.ErrForcedShutdown):
+		st.reason = "forced_shutdown"
+	case st.code != 0:
+		st.reason = "failed"
 	case p.ctx.Err() != nil:
-		reason = "interrupted"
+		st.reason = "interrupted"
 	}
-	end := time.Now()
-	res := p.resultsOf(inv, t, testOpts, start, end)
-	if err := p.statementStats(inv, t, res); err != nil {
-		if c := p.fail(err); code == 0 {
-			code = c
-		}
-	}
+	res := p.resultsOf(inv, t, testOpts, start, time.Now())
+	p.record(st, p.statementStats(inv, t, res))
 	if len(inv.thresholds) > 0 && outs.whole != nil {
 		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
 		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
 		for _, r := range res.Thresholds {
-			if !r.Pass && code == 0 {
-				code, reason = report.ThresholdsFailed, "thresholds_failed"
+			if !r.Pass && st.code == 0 {
+				st.code, st.reason = report.ThresholdsFailed, "thresholds_failed"
 			}
 		}
 	}
-	if werr := outs.close(res, code, reason, p.log.Fatals()); werr != nil {
-		if c := p.fail(werr); code == 0 {
-			code = c
-		}
+	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
+	return st.code
+}
+
+// exitStatus is how a run ended: the first error's exit status, and the
+// results file's reason.
+type exitStatus struct {
+	code   int
+	reason string
+}
+
+// record prints err (if any) and keeps its status unless one was kept.
+func (p *program) record(st *exitStatus, err error) {
+	if st.reason == "" {
+		st.reason = "completed"
 	}
-	return code
+	if c := p.fail(err); st.code == 0 {
+		st.code = c
+	}
 }
 
 // statementStats prints --statement-stats' table and puts it in res.

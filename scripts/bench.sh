@@ -6,8 +6,8 @@
 #
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
 # BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
-# (a list of sections to run: servers dry rss prepare rate results; all
-# by default).
+# (a list of sections to run: servers dry rss prepare rate results
+# statements; all by default).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -92,6 +92,23 @@ run_pairs() {
 		else
 			ours+=("$("$fn" "$bin" "$@")")
 			if [ -n "$ref" ]; then refs+=("$("$fn" "$ref" "$@")"); fi
+		fi
+	done
+}
+
+# ab_pairs FN A B: runs "FN A" and "FN B" (each word of A and B an
+# argument), alternated, $pairs times, into ours (A) and refs (B): the
+# cost of a feature, ours with it against ours without.
+ab_pairs() {
+	local fn=$1 a=$2 b=$3 i
+	ours=() refs=()
+	for i in $(seq "$pairs"); do
+		if [ $((i % 2)) -eq 0 ]; then
+			refs+=("$("$fn" $b)")
+			ours+=("$("$fn" $a)")
+		else
+			ours+=("$("$fn" $a)")
+			refs+=("$("$fn" $b)")
 		fi
 	done
 }
@@ -255,26 +272,12 @@ withres() { # with|without WHAT -> events/s (dry run) or tps (mysql)
 	"$bin" $args --time="$secs" --report-interval=1 $files run 2>/dev/null |
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
 }
-# results_pairs WHAT: $pairs alternated pairs into ours (with) and refs (without)
-results_pairs() {
-	local i
-	ours=() refs=()
-	for i in $(seq "$pairs"); do
-		if [ $((i % 2)) -eq 0 ]; then
-			refs+=("$(withres without "$1")")
-			ours+=("$(withres with "$1")")
-		else
-			ours+=("$(withres with "$1")")
-			refs+=("$(withres without "$1")")
-		fi
-	done
-}
 echo
 printf "%-28s %12s %12s %7s %11s\n" "--results cost" with without ratio pairs
 "$bin" oltp_read_write $mysql_opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
 "$bin" oltp_read_write $mysql_opts --tables=1 --table-size="$size" prepare >/dev/null
 for what in dry mysql; do
-	results_pairs $what
+	ab_pairs withres "with $what" "without $what"
 	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
 	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
 	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
@@ -286,5 +289,33 @@ done
 "$bin" oltp_read_write $mysql_opts --tables=1 cleanup >/dev/null 2>&1 || true
 rm -rf "$resdir"
 fi
+# --- the cost of --statement-stats, and of the options of issue 18 off --
+# Ours with --statement-stats against ours without (dry run, 1 thread),
+# and ours with --max-tries=1000 --failures-detailed and a threshold that
+# holds against ours without them: alternated pairs, ratio with/without.
+if section statements; then
+stmtrun() { # with|without|options -> events/s
+	local extra=""
+	case $1 in
+	with) extra="--statement-stats" ;;
+	options) extra="--max-tries=1000 --failures-detailed --threshold=tps>0" ;;
+	esac
+	"$bin" oltp_read_write --mysql-dry-run --threads=1 --time="$secs" $extra run 2>/dev/null |
+		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
+}
+echo
+printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" with without ratio pairs
+for what in with options; do
+	ab_pairs stmtrun "$what" without
+	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
+	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+	label="--statement-stats"
+	if [ $what = options ]; then label="--max-tries etc., no error"; fi
+	printf "%-28s %12s %12s %7s %11s\n" "$label" "$w" "$wo" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"none\",\"workload\":\"cost_$what\",\"with\":$w,\"without\":$wo,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+done
+fi
+
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
 echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"
