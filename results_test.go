@@ -44,6 +44,26 @@ func finalReport(t *testing.T, out string) string {
 	return ""
 }
 
+// preparedOLTP prepares oltp_read_write's table (100 rows) on db (its
+// SQLite file in dir), cleaned up after the test, and returns the
+// arguments that run it with 2 threads.
+func preparedOLTP(t *testing.T, db, dir string) []string {
+	t.Helper()
+	var conn []string
+	if db == "sqlite" {
+		conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
+	} else {
+		conn = testenv.RequireServer(t, db).Args()
+	}
+	common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
+	runCLI(t, append(common, "cleanup")...)
+	if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+		t.Fatalf("prepare: exit %d\n%s", code, out)
+	}
+	t.Cleanup(func() { runCLI(t, append(common, "cleanup")...) })
+	return common
+}
+
 // A real run on each database writes a results file that validates, with
 // the server's version, secrets redacted, the intervals of the CSV; and
 // 'report' prints from it the final report the run printed.
@@ -51,18 +71,7 @@ func TestResultsOfARun(t *testing.T) {
 	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
 		t.Run(db, func(t *testing.T) {
 			dir := t.TempDir()
-			var conn []string
-			if db == "sqlite" {
-				conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
-			} else {
-				conn = testenv.RequireServer(t, db).Args()
-			}
-			common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
-			runCLI(t, append(common, "cleanup")...)
-			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
-				t.Fatalf("prepare: exit %d\n%s", code, out)
-			}
-			defer runCLI(t, append(common, "cleanup")...)
+			common := preparedOLTP(t, db, dir)
 			res, csvPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
 			out, code := runCLI(t, append(common, "--time=3", "--report-interval=1", "--percentile=50,95,99.9",
 				"--results="+res, "--intervals-csv="+csvPath, "run")...)
@@ -299,18 +308,7 @@ func TestStatementStats(t *testing.T) {
 	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
 		t.Run(db, func(t *testing.T) {
 			dir := t.TempDir()
-			var conn []string
-			if db == "sqlite" {
-				conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
-			} else {
-				conn = testenv.RequireServer(t, db).Args()
-			}
-			common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
-			runCLI(t, append(common, "cleanup")...)
-			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
-				t.Fatalf("prepare: exit %d\n%s", code, out)
-			}
-			defer runCLI(t, append(common, "cleanup")...)
+			common := preparedOLTP(t, db, dir)
 			path := filepath.Join(dir, "r.json")
 			out, code := runCLI(t, append(common, "--events=200", "--time=0", "--statement-stats", "--percentile=50,99", "--results="+path, "run")...)
 			if code != 0 {

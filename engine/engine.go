@@ -489,6 +489,14 @@ func (r *runState) send(rep *report.Report) {
 	}
 }
 
+// stat is the figures of window w, reported at now.
+func (r *runState) stat(w *metrics.Snapshot, now int64) *report.Stat {
+	s := report.NewStat(w, r.cfg.Percentiles)
+	s.ThreadsRunning = int(r.threadsRun.Load())
+	s.TimeTotal = float64(now-r.startNS) / 1e9
+	return s
+}
+
 // intermediate makes one intermediate report.
 func (r *runState) intermediate() {
 	r.repMu.Lock()
@@ -497,9 +505,7 @@ func (r *runState) intermediate() {
 	r.tick(now)
 	w := r.interval
 	r.interval = metrics.Empty(w.End, r.cfg.Threads)
-	s := report.NewStat(w, r.cfg.Percentiles)
-	s.ThreadsRunning = int(r.threadsRun.Load())
-	s.TimeTotal = float64(now-r.startNS) / 1e9
+	s := r.stat(w, now)
 	if r.rate != nil {
 		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()
@@ -516,9 +522,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	r.tick(now)
 	w := r.checkpoint
 	r.checkpoint = metrics.Empty(w.End, r.cfg.Threads)
-	s := report.NewStat(w, r.cfg.Percentiles)
-	s.ThreadsRunning = int(r.threadsRun.Load())
-	s.TimeTotal = float64(now-r.startNS) / 1e9
+	s := r.stat(w, now)
 	s.PerThread = r.cfg.Debug
 	s.Checkpoint = kind == report.Checkpoint
 	s.ShowRetries = r.cfg.MaxTries > 0 || r.cfg.FailuresDetailed

@@ -113,6 +113,18 @@ ab_pairs() {
 	done
 }
 
+# cost_row LABEL DB WORKLOAD: prints and records the medians of ours
+# (with) and refs (without) that ab_pairs measured, their ratio and the
+# spread of the pairs' ratios.
+cost_row() {
+	local w wo ratio pmin pmax
+	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
+	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+	printf "%-28s %12s %12s %7s %11s\n" "$1" "$w" "$wo" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"$2\",\"workload\":\"$3\",\"with\":$w,\"without\":$wo,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+}
+
 # Point selects with as many threads as CPUs as well, when that is fewer:
 # there every worker can have a CPU, which is where the drivers' choice of
 # socket calls shows most.
@@ -278,17 +290,14 @@ printf "%-28s %12s %12s %7s %11s\n" "--results cost" with without ratio pairs
 "$bin" oltp_read_write $mysql_opts --tables=1 --table-size="$size" prepare >/dev/null
 for what in dry mysql; do
 	ab_pairs withres "with $what" "without $what"
-	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
-	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
-	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
 	label="dry run events/s, 1 thread"
 	if [ $what = mysql ]; then label="mysql read_write tps, ${threads}t"; fi
-	printf "%-28s %12s %12s %7s %11s\n" "$label" "$w" "$wo" "$ratio" "$pmin-$pmax"
-	json="$json{\"db\":\"$what\",\"workload\":\"results_cost_oltp_read_write\",\"with\":$w,\"without\":$wo,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+	cost_row "$label" "$what" results_cost_oltp_read_write
 done
 "$bin" oltp_read_write $mysql_opts --tables=1 cleanup >/dev/null 2>&1 || true
 rm -rf "$resdir"
 fi
+
 # --- the cost of --statement-stats, and of the options of issue 18 off --
 # Ours with --statement-stats against ours without (dry run, 1 thread),
 # and ours with --max-tries=1000 --failures-detailed and a threshold that
@@ -307,13 +316,9 @@ echo
 printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" with without ratio pairs
 for what in with options; do
 	ab_pairs stmtrun "$what" without
-	w=$(fmed 1 "${ours[@]}") wo=$(fmed 1 "${refs[@]}")
-	ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
-	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
 	label="--statement-stats"
 	if [ $what = options ]; then label="--max-tries etc., no error"; fi
-	printf "%-28s %12s %12s %7s %11s\n" "$label" "$w" "$wo" "$ratio" "$pmin-$pmax"
-	json="$json{\"db\":\"none\",\"workload\":\"cost_$what\",\"with\":$w,\"without\":$wo,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+	cost_row "$label" none "cost_$what"
 done
 fi
 
