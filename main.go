@@ -30,6 +30,7 @@ import (
 	"sysbench-go/logging"
 	"sysbench-go/lua"
 	"sysbench-go/luaapi"
+	"sysbench-go/metrics"
 	"sysbench-go/options"
 	"sysbench-go/report"
 	"sysbench-go/sbrand"
@@ -547,12 +548,16 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 // it, the final report, done(), the statement table and the thresholds,
 // and the results file, which is written however the run ended.
 func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
-	outs, err := openOutputs(inv)
+	server := p.openServerStats(inv)
+	outs, err := openOutputs(inv, server)
 	if err != nil {
 		return p.fail(err)
 	}
 	cfg := inv.cfg
 	cfg.Reporters = outs.reporters
+	if server != nil {
+		cfg.Watchers = append(cfg.Watchers, server)
+	}
 	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{}
@@ -569,6 +574,10 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		st.reason = "interrupted"
 	}
 	res := p.resultsOf(inv, t, testOpts, start, time.Now())
+	if server != nil && outs.whole != nil {
+		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
+		report.WriteServer(p.log.Writer(logging.Notice), res.Server)
+	}
 	p.record(st, p.statementStats(inv, t, res))
 	if len(inv.thresholds) > 0 && outs.whole != nil {
 		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)

@@ -10,10 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"sysbench-go/drivers"
+	"sysbench-go/drivers/dryrun"
 	"sysbench-go/engine"
 	"sysbench-go/metrics"
 	"sysbench-go/options"
 	"sysbench-go/report"
+	"sysbench-go/telemetry"
 )
 
 // checkOutputs fails before the run when a results or CSV file could not
@@ -33,17 +36,24 @@ func checkOutputs(v *options.Values) error {
 // and the CSV series, when asked for.
 type outputs struct {
 	reporters   []report.Reporter
-	whole       *metrics.Snapshot // the final report's whole run, for --threshold
+	server      *telemetry.Sampler // --server-stats, nil without
+	whole       *metrics.Snapshot  // the final report's whole run, for --threshold
 	recorder    *report.Recorder
 	resultsPath string
 	csv         *report.IntervalsCSV
 	csvFile     *os.File
 }
 
-func openOutputs(inv *invocation) (*outputs, error) {
+func openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
 	cfg, v := inv.cfg, inv.values
 	o := &outputs{}
 	o.reporters = append(o.reporters, finalRun{&o.whole})
+	if server != nil {
+		// Before the results file and the CSV: it gives the intervals
+		// their server side.
+		o.server = server
+		o.reporters = append(o.reporters, server)
+	}
 	if path := v.String("results"); path != "" {
 		o.resultsPath = path
 		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0}
@@ -56,6 +66,9 @@ func openOutputs(inv *invocation) (*outputs, error) {
 		}
 		o.csvFile = f
 		o.csv = report.NewIntervalsCSV(f, cfg.Percentiles, cfg.Rate > 0)
+		if server != nil {
+			o.csv.WithServer()
+		}
 		o.reporters = append(o.reporters, o.csv)
 	}
 	return o, nil
@@ -64,6 +77,9 @@ func openOutputs(inv *invocation) (*outputs, error) {
 // close finishes the CSV series and writes the results file.
 func (o *outputs) close(r *report.Results, status int, reason string, fatal []string) error {
 	var errs []error
+	if o.server != nil {
+		errs = append(errs, o.server.Close())
+	}
 	if o.csv != nil {
 		errs = append(errs, o.csv.Close())
 		if err := o.csvFile.Close(); err != nil {
@@ -196,4 +212,45 @@ func redactArgs(args []string) []string {
 		}
 	}
 	return out
+}
+
+// openServerStats opens --server-stats' sampler on the run's driver, which
+// main opens (and hands to the script) so that the sampler watches the
+// server the workers talk to; nil, with a warning, where no server can be
+// watched.
+func (p *program) openServerStats(inv *invocation) *telemetry.Sampler {
+	env := inv.env
+	if env == nil || !inv.values.Bool("server-stats") {
+		return nil
+	}
+	var f *drivers.Factory
+	for i := range p.drivers {
+		if p.drivers[i].Name == env.DriverName {
+			f = &p.drivers[i]
+		}
+	}
+	if f == nil {
+		return nil // the script's first use says the name is invalid
+	}
+	d, err := f.Open(env.DriverConfig)
+	if err != nil {
+		return nil // as above: the script's first use prints why
+	}
+	env.UseDriver(f.Name, d)
+	o, ok := d.(drivers.Observable)
+	if dryrun.IsDryRun(d) {
+		p.log.Warnf("--server-stats: no server to watch in a dry run")
+		return nil
+	}
+	if !ok {
+		p.log.Warnf("--server-stats: the %s driver has no server to watch", f.Name)
+		return nil
+	}
+	obs, err := o.Observe(p.ctx)
+	if err != nil {
+		p.log.Warnf("%v", err)
+		return nil
+	}
+	pid, _ := inv.values.Int("server-pid")
+	return telemetry.New(p.ctx, obs, int(pid), p.log)
 }

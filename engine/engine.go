@@ -46,10 +46,19 @@ type Config struct {
 	// a reply then wakes exactly the thread waiting for it, with no
 	// hand-over between OS threads as through Go's netpoller.
 	BlockingWorkers bool
+	// Watchers are told when the measured window begins (the statistics
+	// start, and again after --warm-up) and ends: --server-stats.
+	Watchers []Watcher
 	// Reporters receive every report after the text output (the test's
 	// own, through report.Text), in order: the results file, the CSV
 	// series.
 	Reporters []report.Reporter
+}
+
+// Watcher is told when the run's measured window begins and ends.
+type Watcher interface {
+	Begin(at time.Time)
+	End(at time.Time)
 }
 
 // maxQueue is the --rate event queue capacity, as the reference's.
@@ -317,6 +326,9 @@ func (r *runState) startClock() {
 	// The windows start now; what thread_init counted is in the first.
 	r.interval = metrics.Empty(r.at(r.startNS), cfg.Threads)
 	r.checkpoint, r.whole = r.interval, r.interval
+	for _, w := range cfg.Watchers {
+		w.Begin(r.at(r.startNS))
+	}
 	if cfg.Time > 0 {
 		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
 	}
@@ -397,6 +409,9 @@ func (r *runState) wait() (endNS int64, forced bool) {
 	}
 	endNS = r.now()
 	r.stop()
+	for _, w := range cfg.Watchers {
+		w.End(r.at(endNS))
+	}
 	return endNS, forced
 }
 
@@ -471,6 +486,9 @@ func (r *runState) resetAfterWarmup() {
 	defer r.repMu.Unlock()
 	r.startNS = r.now()
 	r.restartWindows(r.startNS)
+	for _, w := range r.cfg.Watchers {
+		w.Begin(r.at(r.startNS))
+	}
 }
 
 // tick adds what the workers recorded since the last tick to every

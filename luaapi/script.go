@@ -508,6 +508,9 @@ func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
 	defer env.mu.Unlock()
 	env.usedSQL = true
 	if d, ok := env.opened[name]; ok {
+		if !slices.Contains(env.used, name) {
+			env.used = append(env.used, name)
+		}
 		return d, name, nil
 	}
 	for _, f := range env.Drivers {
@@ -524,6 +527,17 @@ func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
 		}
 	}
 	return nil, name, fmt.Errorf("invalid database driver name: '%s'", name)
+}
+
+// UseDriver makes d the run's driver name, opened by main (for
+// --server-stats) instead of on the script's first use.
+func (env *Env) UseDriver(name string, d drivers.Driver) {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if env.opened == nil {
+		env.opened = map[string]drivers.Driver{}
+	}
+	env.opened[name] = d
 }
 
 // noteServer records the server version of the run's first connection

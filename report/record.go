@@ -23,7 +23,9 @@ type Recorder struct {
 func (rec *Recorder) Report(r *Report) {
 	switch r.Kind {
 	case Intermediate:
-		rec.Intervals = append(rec.Intervals, NewInterval(r.Stat, rec.Rate))
+		iv := NewInterval(r.Stat, rec.Rate)
+		iv.Server = r.Server
+		rec.Intervals = append(rec.Intervals, iv)
 	case Checkpoint:
 		w, err := NewWindow(r.Window, rec.Percentiles)
 		rec.keep(err)
@@ -50,6 +52,7 @@ type IntervalsCSV struct {
 	w           *csv.Writer
 	percentiles []float64
 	rate        bool
+	server      bool
 	header      bool
 	// Err is the first write error.
 	Err error
@@ -59,6 +62,13 @@ type IntervalsCSV struct {
 // whether --rate is on.
 func NewIntervalsCSV(w io.Writer, percentiles []float64, rate bool) *IntervalsCSV {
 	return &IntervalsCSV{w: csv.NewWriter(w), percentiles: percentiles, rate: rate}
+}
+
+// WithServer adds --server-stats' columns: server CPU and WAL/redo bytes
+// per second.
+func (c *IntervalsCSV) WithServer() *IntervalsCSV {
+	c.server = true
+	return c
 }
 
 // Header is the CSV's column names.
@@ -71,6 +81,9 @@ func (c *IntervalsCSV) Header() []string {
 		"failed_events", "retries")
 	if c.rate {
 		h = append(h, "queue_length", "concurrency")
+	}
+	if c.server {
+		h = append(h, "server_cpu_pct", "wal_bytes_per_s")
 	}
 	return h
 }
@@ -97,6 +110,19 @@ func (c *IntervalsCSV) Report(r *Report) {
 		u(k.FailedEvents), u(k.Retries))
 	if c.rate {
 		row = append(row, u(*iv.QueueLength), strconv.FormatInt(*iv.Concurrency, 10))
+	}
+	if c.server {
+		opt := func(v *float64) string {
+			if v == nil || r.Server == nil {
+				return ""
+			}
+			return f(*v)
+		}
+		var cpu, wal *float64
+		if r.Server != nil {
+			cpu, wal = r.Server.CPUPct, r.Server.WALBytesPerSec
+		}
+		row = append(row, opt(cpu), opt(wal))
 	}
 	c.write(row)
 }

@@ -39,6 +39,9 @@ type Report struct {
 	// Run is the whole measured run up to this report; nil for
 	// intermediate reports.
 	Run *metrics.Snapshot
+	// Server is the server's side of an intermediate report, set by the
+	// --server-stats reporter for the reporters after it.
+	Server *ServerInterval
 }
 
 // Reporter receives a run's reports. The engine calls reporters from one

@@ -49,6 +49,8 @@ type Results struct {
 	Exit  Exit    `json:"exit"`
 	// Thresholds are the --threshold outcomes.
 	Thresholds []ThresholdResult `json:"thresholds"`
+	// Server is --server-stats' record of the server.
+	Server *ServerStats `json:"server,omitempty"`
 	// Statements are --statement-stats' statements, the most time first.
 	Statements []StatementResult `json:"statements,omitempty"`
 	// Merged names the files a merged result was made of.
@@ -114,6 +116,8 @@ type Interval struct {
 	Counters       Counters           `json:"counters"`
 	QueueLength    *uint64            `json:"queue_length,omitempty"` // --rate only
 	Concurrency    *int64             `json:"concurrency,omitempty"`
+	// Server is --server-stats' side of the interval.
+	Server *ServerInterval `json:"server,omitempty"`
 }
 
 // QPS is queries per second by kind.

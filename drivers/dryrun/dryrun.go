@@ -15,6 +15,12 @@ func New() drivers.Driver { return driver{} }
 
 type driver struct{}
 
+// IsDryRun reports whether d is the dry-run driver (it has no server).
+func IsDryRun(d drivers.Driver) bool {
+	_, ok := d.(driver)
+	return ok
+}
+
 var (
 	_ drivers.Driver = driver{}
 	_ drivers.Conn   = (*conn)(nil)

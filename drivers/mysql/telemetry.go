@@ -1,0 +1,113 @@
+package mysql
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sysbench-go/drivers"
+)
+
+var _ drivers.Observable = (*drv)(nil)
+
+// Observe connects to the first target, outside the round-robin.
+func (d *drv) Observe(ctx context.Context) (drivers.Observer, error) {
+	c := &conn{d: d, t: d.s.targets[0]}
+	if err := c.connect(ctx); err != nil {
+		return nil, fmt.Errorf("--server-stats: cannot connect to the server: %v", connectError(err, c.t).Msg)
+	}
+	return &observer{c: c}, nil
+}
+
+type observer struct{ c *conn }
+
+func (o *observer) Close() error { return o.c.Close() }
+
+func (o *observer) Endpoint() drivers.Endpoint {
+	t := o.c.t
+	if t.socket != "" {
+		return drivers.Endpoint{Socket: t.socket}
+	}
+	return drivers.Endpoint{Host: t.host, Port: t.port}
+}
+
+// settingNames are the variables that explain bytes written and latency
+// (seed 000's list); innodb_redo_log_capacity replaces the log file size
+// on MySQL 8.0.30 and later.
+var settingNames = []string{"version", "log_bin", "sync_binlog", "innodb_flush_log_at_trx_commit",
+	"innodb_doublewrite", "innodb_buffer_pool_size", "innodb_log_file_size", "innodb_redo_log_capacity",
+	"binlog_format", "transaction_isolation", "tx_isolation", "innodb_flush_method", "performance_schema"}
+
+func (o *observer) Settings(ctx context.Context) ([]drivers.Setting, []string, error) {
+	rows, err := drivers.QueryRows(ctx, o.c, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('"+strings.Join(settingNames, "','")+"')")
+	if err != nil {
+		return nil, nil, err
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[strings.ToLower(r[0])] = r[1]
+	}
+	var out []drivers.Setting
+	for _, n := range settingNames {
+		if v, ok := got[n]; ok {
+			if n == "tx_isolation" && got["transaction_isolation"] != "" {
+				continue
+			}
+			out = append(out, drivers.Setting{Name: n, Value: v})
+		}
+	}
+	return out, nil, nil
+}
+
+// gauges are the status variables that are levels, not counts.
+var gauges = map[string]bool{"Threads_running": true, "Threads_connected": true,
+	"Innodb_buffer_pool_pages_dirty": true, "Innodb_row_lock_current_waits": true}
+
+func (o *observer) Counters(ctx context.Context) (map[string]float64, map[string]float64, []string, error) {
+	rows, err := drivers.QueryRows(ctx, o.c, "SHOW GLOBAL STATUS")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	counters, levels := map[string]float64{}, map[string]float64{}
+	for _, r := range rows {
+		v, err := strconv.ParseFloat(r[1], 64)
+		if err != nil {
+			continue
+		}
+		if gauges[r[0]] {
+			levels[r[0]] = v
+		} else {
+			counters[r[0]] = v
+		}
+	}
+	counters[drivers.WALBytes] = counters["Innodb_os_log_written"]
+	counters[drivers.DataBytes] = counters["Innodb_data_written"]
+	if v, ok := counters["Binlog_bytes_written"]; ok {
+		counters[drivers.BinlogBytes] = v
+	}
+	return counters, levels, nil, nil
+}
+
+// Waits samples the processlist states of the run user's other sessions
+// that are running a statement (performance_schema's wait events are off
+// by default on MariaDB and need instruments enabled).
+func (o *observer) Waits(ctx context.Context) ([]string, error) {
+	rows, err := drivers.QueryRows(ctx, o.c, "SELECT COMMAND, STATE FROM information_schema.PROCESSLIST "+
+		"WHERE USER = SUBSTRING_INDEX(USER(), '@', 1) AND ID <> CONNECTION_ID()")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		switch {
+		case r[0] == "Sleep":
+			out = append(out, "Client:idle")
+		case r[1] == "":
+			out = append(out, "Running:"+r[0])
+		default:
+			out = append(out, "State:"+r[1])
+		}
+	}
+	return out, nil
+}

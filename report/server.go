@@ -1,0 +1,143 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// ServerStats is --server-stats' record of the server over the measured
+// window (docs/telemetry.md).
+type ServerStats struct {
+	Endpoint string    `json:"endpoint"`
+	Settings []Setting `json:"settings"`
+	Seconds  float64   `json:"duration_s"`
+	// Transactions are the run's events over the window, for the
+	// per-transaction figures.
+	Transactions uint64 `json:"transactions"`
+	// Counters are the deltas of the server's counters over the window
+	// (those that moved); Gauges the averages of its levels.
+	Counters map[string]float64 `json:"counters"`
+	Gauges   map[string]float64 `json:"gauges_avg"`
+	// PerTransaction are the bytes written per transaction: wal_bytes,
+	// binlog_bytes, data_bytes.
+	PerTransaction map[string]float64 `json:"per_transaction"`
+	// CPU is nil when the server's processes are not on this machine.
+	CPU         *ServerCPU  `json:"cpu"`
+	WaitSamples int         `json:"wait_samples"`
+	Waits       []WaitShare `json:"waits"`
+	// Notes say what could not be read, and why.
+	Notes []string `json:"notes"`
+}
+
+// Setting is one server setting.
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// ServerCPU is the server processes' CPU and memory, sampled every second.
+type ServerCPU struct {
+	PID       int     `json:"pid"`
+	Processes int     `json:"processes_peak"`
+	Samples   int     `json:"samples"`
+	AvgPct    float64 `json:"avg_pct"`
+	PeakPct   float64 `json:"peak_pct"`
+	PeakBytes uint64  `json:"peak_memory_bytes"`
+}
+
+// WaitShare is one wait event's share of the samples of the run's
+// sessions.
+type WaitShare struct {
+	Event   string  `json:"event"`
+	Samples int     `json:"samples"`
+	Share   float64 `json:"share"`
+}
+
+// ServerInterval is the server's side of an intermediate report.
+type ServerInterval struct {
+	CPUPct         *float64 `json:"cpu_pct,omitempty"`
+	WALBytesPerSec *float64 `json:"wal_bytes_per_s,omitempty"`
+}
+
+// shownCounters are the counters the text block lists when they moved
+// (the results file has every one that did).
+var shownCounters = []string{
+	"Innodb_os_log_written", "Innodb_data_written", "Binlog_bytes_written", "Innodb_data_fsyncs",
+	"Innodb_os_log_fsyncs", "Innodb_row_lock_waits", "Innodb_row_lock_time", "Innodb_buffer_pool_reads",
+	"Innodb_buffer_pool_read_requests", "Innodb_buffer_pool_wait_free", "Created_tmp_disk_tables",
+	"Created_tmp_tables", "Innodb_deadlocks", "Com_commit", "Questions",
+	"pg_stat_wal.wal_bytes", "pg_stat_wal.wal_records", "pg_stat_wal.wal_fpi",
+	"pg_stat_database.xact_commit", "pg_stat_database.xact_rollback", "pg_stat_database.blks_read",
+	"pg_stat_database.blks_hit", "pg_stat_database.temp_bytes", "pg_stat_database.deadlocks",
+	"pg_stat_bgwriter.buffers_checkpoint", "pg_stat_bgwriter.buffers_clean", "pg_stat_bgwriter.buffers_backend",
+	"pg_stat_bgwriter.checkpoints_timed", "pg_stat_bgwriter.checkpoints_req",
+	"pg_stat_io.writes", "pg_stat_io.reads", "pg_stat_io.fsyncs",
+}
+
+// WriteServer writes the "Server statistics" block.
+func WriteServer(w io.Writer, s *ServerStats) {
+	fmt.Fprintf(w, "Server statistics (%s):\n", s.Endpoint)
+	if len(s.Settings) > 0 {
+		fmt.Fprintf(w, "    settings:\n")
+		for _, st := range s.Settings {
+			fmt.Fprintf(w, "        %-37s%s\n", st.Name+":", st.Value)
+		}
+	}
+	fmt.Fprintf(w, "    bytes written per transaction (%d transactions):\n", s.Transactions)
+	for _, k := range []struct{ key, label string }{{"wal_bytes", "WAL/redo log"}, {"binlog_bytes", "binary log"}, {"data_bytes", "data files"}} {
+		if v, ok := s.PerTransaction[k.key]; ok {
+			fmt.Fprintf(w, "        %-37s%.1f\n", k.label+":", v)
+		}
+	}
+	if c := s.CPU; c != nil {
+		fmt.Fprintf(w, "    server CPU:                          avg %.1f%%, peak %.1f%% (pid %d, %d process(es), %d samples)\n",
+			c.AvgPct, c.PeakPct, c.PID, c.Processes, c.Samples)
+		fmt.Fprintf(w, "    server memory:                       peak %.1f MiB\n", float64(c.PeakBytes)/(1<<20))
+	} else {
+		fmt.Fprintf(w, "    server CPU and memory:               not available (the server is not on this machine)\n")
+	}
+	if s.WaitSamples > 0 {
+		fmt.Fprintf(w, "    sessions (%d samples of the run's sessions), by share:\n", s.WaitSamples)
+		for i, ws := range s.Waits {
+			if i == 10 {
+				fmt.Fprintf(w, "        ... %d more in the results file\n", len(s.Waits)-10)
+				break
+			}
+			fmt.Fprintf(w, "        %5.1f%%  %s\n", ws.Share*100, ws.Event)
+		}
+	}
+	var moved []string
+	for _, k := range shownCounters {
+		if v := s.Counters[k]; v != 0 {
+			moved = append(moved, k)
+		}
+	}
+	if len(moved) > 0 {
+		fmt.Fprintf(w, "    counters over the run (per transaction):\n")
+		for _, k := range moved {
+			v := s.Counters[k]
+			per := 0.0
+			if s.Transactions > 0 {
+				per = v / float64(s.Transactions)
+			}
+			fmt.Fprintf(w, "        %-37s%-14.0f (%.2f)\n", k+":", v, per)
+		}
+	}
+	if len(s.Gauges) > 0 {
+		fmt.Fprintf(w, "    averages over the run:\n")
+		keys := make([]string, 0, len(s.Gauges))
+		for k := range s.Gauges {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "        %-37s%.2f\n", k+":", s.Gauges[k])
+		}
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(w, "    not read: %s\n", strings.TrimSpace(n))
+	}
+	fmt.Fprintf(w, "\n")
+}

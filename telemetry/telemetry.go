@@ -1,0 +1,310 @@
+// Package telemetry watches the database server during a run
+// (--server-stats): its settings at the start, its counters over the
+// measured window, the CPU and memory of its processes when they run on
+// this machine, and what the run's sessions wait on. It samples on a
+// connection and a goroutine of its own: a sampler that falls behind
+// never slows the workers.
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sort"
+	"sync"
+	"time"
+
+	"sysbench-go/drivers"
+	"sysbench-go/logging"
+	"sysbench-go/report"
+)
+
+// Sampling periods: the sessions ten times a second, the counters and the
+// processes every second.
+const (
+	waitPeriod   = 100 * time.Millisecond
+	sampleEvery  = 10 // wait periods per counter and process sample
+	maxWaitKinds = 1000
+)
+
+// Sampler watches one server.
+type Sampler struct {
+	obs  drivers.Observer
+	log  *logging.Logger
+	pid  int // the server process, 0 when not on this machine
+	stop chan struct{}
+	done chan struct{}
+
+	mu       sync.Mutex // the observer's connection and everything below
+	settings []report.Setting
+	notes    []string
+	noted    map[string]bool
+	begin    sample // at the window's start
+	last     sample // the latest counters sample
+	interval sample // at the last intermediate report
+	gaugeSum map[string]float64
+	gaugeN   int
+	waits    map[string]int
+	waitN    int
+	cpu      report.ServerCPU
+	cpuSum   float64
+	procs    map[int]uint64 // pid -> CPU ticks at the last process sample
+	procAt   time.Time
+	lastCPU  *float64
+}
+
+type sample struct {
+	at       time.Time
+	counters map[string]float64
+}
+
+// New reads the server's settings and finds its process: pid, when not 0,
+// is --server-pid; otherwise the process listening on the server's port
+// or socket, when the server is on this machine.
+func New(ctx context.Context, obs drivers.Observer, pid int, log *logging.Logger) *Sampler {
+	s := &Sampler{obs: obs, log: log, noted: map[string]bool{}, gaugeSum: map[string]float64{}, waits: map[string]int{}}
+	settings, notes, err := obs.Settings(ctx)
+	s.note(notes...)
+	if err != nil {
+		s.note(fmt.Sprintf("the settings: %v", err))
+	}
+	for _, st := range settings {
+		s.settings = append(s.settings, report.Setting{Name: st.Name, Value: st.Value})
+	}
+	ep := obs.Endpoint()
+	switch {
+	case pid != 0:
+		s.pid = pid
+	case ep.Host == "" || isLocal(ep.Host):
+		s.pid = listenerPID(ep.Port, ep.Socket)
+		if s.pid == 0 {
+			s.note(fmt.Sprintf("server CPU and memory: no process listening on %s found here (--server-pid gives it)", ep))
+		}
+	}
+	return s
+}
+
+// isLocal reports whether host names this machine.
+func isLocal(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ips, err := net.LookupIP(host)
+	if err != nil {
+		return false
+	}
+	addrs, _ := net.InterfaceAddrs()
+	for _, ip := range ips {
+		if ip.IsLoopback() {
+			return true
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.Equal(ip) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// note records a line on what could not be read, printing it once.
+func (s *Sampler) note(lines ...string) {
+	for _, l := range lines {
+		if !s.noted[l] {
+			s.noted[l] = true
+			s.notes = append(s.notes, l)
+			s.log.Warnf("--server-stats: %s", l)
+		}
+	}
+}
+
+// read samples the counters. Caller holds mu.
+func (s *Sampler) read(ctx context.Context, at time.Time) sample {
+	counters, gauges, notes, err := s.obs.Counters(ctx)
+	s.note(notes...)
+	if err != nil {
+		s.note(fmt.Sprintf("the counters: %v", err))
+		return s.last
+	}
+	for k, v := range gauges {
+		s.gaugeSum[k] += v
+	}
+	s.gaugeN++
+	s.last = sample{at: at, counters: counters}
+	return s.last
+}
+
+// Begin starts the measured window (the engine calls it when the
+// statistics start, and again after --warmup-time); the sampling
+// goroutine starts with the first call.
+func (s *Sampler) Begin(at time.Time) {
+	s.mu.Lock()
+	s.begin = s.read(context.Background(), at)
+	s.interval = s.begin
+	clear(s.gaugeSum)
+	s.gaugeN = 0
+	clear(s.waits)
+	s.waitN = 0
+	s.cpu, s.cpuSum = report.ServerCPU{PID: s.pid}, 0
+	s.procs, s.procAt = nil, time.Time{}
+	s.sampleProcesses(at) // the baseline of the first CPU sample
+	started := s.stop != nil
+	if !started {
+		s.stop, s.done = make(chan struct{}), make(chan struct{})
+	}
+	s.mu.Unlock()
+	if !started {
+		go s.loop()
+	}
+}
+
+// End ends the measured window: the sampling stops and the counters are
+// read a last time.
+func (s *Sampler) End(at time.Time) {
+	if s.stop == nil {
+		return
+	}
+	close(s.stop)
+	<-s.done
+	s.mu.Lock()
+	s.read(context.Background(), at)
+	s.sampleProcesses(at)
+	s.mu.Unlock()
+}
+
+func (s *Sampler) loop() {
+	defer close(s.done)
+	t := time.NewTicker(waitPeriod)
+	defer t.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			s.sampleWaits()
+			if n%sampleEvery == sampleEvery-1 {
+				s.read(context.Background(), now)
+				s.sampleProcesses(now)
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+func (s *Sampler) sampleWaits() {
+	ws, err := s.obs.Waits(context.Background())
+	if err != nil {
+		s.note(fmt.Sprintf("the sessions: %v", err))
+		return
+	}
+	for _, w := range ws {
+		if _, ok := s.waits[w]; ok || len(s.waits) < maxWaitKinds {
+			s.waits[w]++
+			s.waitN++
+		}
+	}
+}
+
+// sampleProcesses adds a CPU and memory sample of the server's processes.
+func (s *Sampler) sampleProcesses(now time.Time) {
+	if s.pid == 0 {
+		return
+	}
+	procs := processTree(s.pid)
+	if len(procs) == 0 {
+		s.note(fmt.Sprintf("server CPU and memory: process %d is gone", s.pid))
+		s.pid = 0
+		return
+	}
+	var mem uint64
+	for pid := range procs {
+		mem += memory(pid)
+	}
+	s.cpu.PeakBytes = max(s.cpu.PeakBytes, mem)
+	s.cpu.Processes = max(s.cpu.Processes, len(procs))
+	if s.procs != nil {
+		var ticks uint64
+		for pid, t := range procs {
+			if before, ok := s.procs[pid]; ok && t >= before {
+				ticks += t - before
+			} else if !ok {
+				ticks += t // a backend started since: its whole time is new
+			}
+		}
+		pct := float64(ticks) / clockTicks / now.Sub(s.procAt).Seconds() * 100
+		s.cpu.Samples++
+		s.cpuSum += pct
+		s.cpu.PeakPct = max(s.cpu.PeakPct, pct)
+		s.cpu.AvgPct = s.cpuSum / float64(s.cpu.Samples)
+		s.lastCPU = &pct
+	}
+	s.procs, s.procAt = procs, now
+}
+
+// Report gives an intermediate report the server's side: the CPU of the
+// latest sample and the WAL/redo bytes per second since the last
+// intermediate report, from the samples taken so far (it never queries).
+func (s *Sampler) Report(r *report.Report) {
+	if r.Kind != report.Intermediate {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	iv := &report.ServerInterval{}
+	if s.lastCPU != nil {
+		v := *s.lastCPU
+		iv.CPUPct = &v
+	}
+	if d := s.last.at.Sub(s.interval.at).Seconds(); d > 0 {
+		if v, ok := s.last.counters[drivers.WALBytes]; ok {
+			rate := (v - s.interval.counters[drivers.WALBytes]) / d
+			iv.WALBytesPerSec = &rate
+		}
+		s.interval = s.last
+	}
+	r.Server = iv
+}
+
+// Stats is the record of the window, with transactions the run's events.
+func (s *Sampler) Stats(transactions uint64) *report.ServerStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := &report.ServerStats{Endpoint: s.obs.Endpoint().String(), Settings: s.settings,
+		Seconds: s.last.at.Sub(s.begin.at).Seconds(), Transactions: transactions,
+		Counters: map[string]float64{}, Gauges: map[string]float64{}, PerTransaction: map[string]float64{},
+		WaitSamples: s.waitN, Waits: []report.WaitShare{}, Notes: append([]string{}, s.notes...)}
+	if out.Settings == nil {
+		out.Settings = []report.Setting{}
+	}
+	for k, v := range s.last.counters {
+		if d := v - s.begin.counters[k]; d != 0 {
+			out.Counters[k] = d
+		}
+	}
+	for _, k := range []string{drivers.WALBytes, drivers.BinlogBytes, drivers.DataBytes} {
+		if _, ok := s.last.counters[k]; ok && transactions > 0 {
+			out.PerTransaction[k] = out.Counters[k] / float64(transactions)
+		}
+	}
+	for k, v := range s.gaugeSum {
+		out.Gauges[k] = v / float64(s.gaugeN)
+	}
+	if s.pid != 0 || s.cpu.Samples > 0 {
+		c := s.cpu
+		out.CPU = &c
+	}
+	for ev, n := range s.waits {
+		out.Waits = append(out.Waits, report.WaitShare{Event: ev, Samples: n, Share: float64(n) / float64(s.waitN)})
+	}
+	sort.Slice(out.Waits, func(i, j int) bool {
+		if out.Waits[i].Samples != out.Waits[j].Samples {
+			return out.Waits[i].Samples > out.Waits[j].Samples
+		}
+		return out.Waits[i].Event < out.Waits[j].Event
+	})
+	return out
+}
+
+// Close closes the observer's connection.
+func (s *Sampler) Close() error { return s.obs.Close() }
