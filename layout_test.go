@@ -29,6 +29,7 @@ func TestImportDirection(t *testing.T) {
 		{"./drivers/...", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
 		{"./builtin", []string{"sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "github.com/yuin/gopher-lua"}},
 		{"./luaapi", []string{"sysbench-go/builtin"}},
+		{"./telemetry", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
 	}
 	for _, r := range rules {
 		out, err := exec.Command(goBin, "list", "-deps", r.pkg).Output()

@@ -7,7 +7,7 @@
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
 # BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
 # (a list of sections to run: servers dry rss prepare rate results
-# statements; all by default).
+# statements server; all by default).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -319,6 +319,31 @@ for what in with options; do
 	label="--statement-stats"
 	if [ $what = options ]; then label="--max-tries etc., no error"; fi
 	cost_row "$label" none "cost_$what"
+done
+fi
+
+# --- the cost of --server-stats ------------------------------------------
+# Ours with --server-stats against ours without, on both servers
+# (oltp_point_select, CPU-bound and steadier than read_write, whose TPS
+# follows the disk; alternated pairs): the sampler's queries on its own
+# connection and its /proc reads every second.
+if section server; then
+srvrun() { # with|without DB -> tps
+	local opts extra=""
+	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts="$pgsql_opts --pgsql-sslmode=disable"; fi
+	if [ "$1" = with ]; then extra="--server-stats"; fi
+	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --time="$secs" $extra run 2>/dev/null |
+		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
+}
+echo
+printf "%-28s %12s %12s %7s %11s\n" "--server-stats cost" with without ratio pairs
+for db in mysql pgsql; do
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
+	ab_pairs srvrun "with $db" "without $db"
+	cost_row "$db point_select tps, ${threads}t" "$db" server_stats_cost_oltp_point_select
+	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
 done
 fi
 

@@ -25,6 +25,10 @@ const (
 	waitPeriod   = 100 * time.Millisecond
 	sampleEvery  = 10 // wait periods per counter and process sample
 	maxWaitKinds = 1000
+	// memoryEvery is the process samples per memory sample: reading a
+	// process's PSS walks its page tables (some 7 ms of kernel time for a
+	// 300 MiB mysqld), too much for every second.
+	memoryEvery = 5
 )
 
 // Sampler watches one server.
@@ -35,22 +39,23 @@ type Sampler struct {
 	stop chan struct{}
 	done chan struct{}
 
-	mu       sync.Mutex // the observer's connection and everything below
-	settings []report.Setting
-	notes    []string
-	noted    map[string]bool
-	begin    sample // at the window's start
-	last     sample // the latest counters sample
-	interval sample // at the last intermediate report
-	gaugeSum map[string]float64
-	gaugeN   int
-	waits    map[string]int
-	waitN    int
-	cpu      report.ServerCPU
-	cpuSum   float64
-	procs    map[int]uint64 // pid -> CPU ticks at the last process sample
-	procAt   time.Time
-	lastCPU  *float64
+	mu          sync.Mutex // the observer's connection and everything below
+	settings    []report.Setting
+	notes       []string
+	noted       map[string]bool
+	begin       sample // at the window's start
+	last        sample // the latest counters sample
+	interval    sample // at the last intermediate report
+	gaugeSum    map[string]float64
+	gaugeN      int
+	waits       map[string]int
+	waitN       int
+	cpu         report.ServerCPU
+	cpuSum      float64
+	procs       map[int]uint64 // pid -> CPU ticks at the last process sample
+	procSamples int
+	procAt      time.Time
+	lastCPU     *float64
 }
 
 type sample struct {
@@ -147,7 +152,8 @@ func (s *Sampler) Begin(at time.Time) {
 	s.waitN = 0
 	s.cpu, s.cpuSum = report.ServerCPU{PID: s.pid}, 0
 	s.procs, s.procAt = nil, time.Time{}
-	s.sampleProcesses(at) // the baseline of the first CPU sample
+	s.procSamples = 0
+	s.sampleProcesses(at, false) // the baseline of the first CPU sample
 	started := s.stop != nil
 	if !started {
 		s.stop, s.done = make(chan struct{}), make(chan struct{})
@@ -168,7 +174,7 @@ func (s *Sampler) End(at time.Time) {
 	<-s.done
 	s.mu.Lock()
 	s.read(context.Background(), at)
-	s.sampleProcesses(at)
+	s.sampleProcesses(at, true)
 	s.mu.Unlock()
 }
 
@@ -185,7 +191,7 @@ func (s *Sampler) loop() {
 			s.sampleWaits()
 			if n%sampleEvery == sampleEvery-1 {
 				s.read(context.Background(), now)
-				s.sampleProcesses(now)
+				s.sampleProcesses(now, false)
 			}
 			s.mu.Unlock()
 		}
@@ -206,8 +212,9 @@ func (s *Sampler) sampleWaits() {
 	}
 }
 
-// sampleProcesses adds a CPU and memory sample of the server's processes.
-func (s *Sampler) sampleProcesses(now time.Time) {
+// sampleProcesses adds a CPU sample of the server's processes, and a
+// memory sample every memoryEvery calls and at the end (final).
+func (s *Sampler) sampleProcesses(now time.Time, final bool) {
 	if s.pid == 0 {
 		return
 	}
@@ -217,11 +224,14 @@ func (s *Sampler) sampleProcesses(now time.Time) {
 		s.pid = 0
 		return
 	}
-	var mem uint64
-	for pid := range procs {
-		mem += memory(pid)
+	if s.procSamples%memoryEvery == 0 || final {
+		var mem uint64
+		for pid := range procs {
+			mem += memory(pid)
+		}
+		s.cpu.PeakBytes = max(s.cpu.PeakBytes, mem)
 	}
-	s.cpu.PeakBytes = max(s.cpu.PeakBytes, mem)
+	s.procSamples++
 	s.cpu.Processes = max(s.cpu.Processes, len(procs))
 	if s.procs != nil {
 		var ticks uint64

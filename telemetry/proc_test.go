@@ -1,0 +1,67 @@
+package telemetry
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func requireProc(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the server's processes are found in Linux's /proc")
+	}
+}
+
+// The process listening on a TCP port or a Unix socket is found: here,
+// this test's own listeners.
+func TestListenerPID(t *testing.T) {
+	requireProc(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if pid := listenerPID(l.Addr().(*net.TCPAddr).Port, ""); pid != os.Getpid() {
+		t.Errorf("TCP: pid %d, want %d", pid, os.Getpid())
+	}
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	u, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if pid := listenerPID(0, sock); pid != os.Getpid() {
+		t.Errorf("Unix socket: pid %d, want %d", pid, os.Getpid())
+	}
+	l.Close()
+	if pid := listenerPID(l.Addr().(*net.TCPAddr).Port, ""); pid != 0 {
+		t.Errorf("a closed port: pid %d", pid)
+	}
+}
+
+// A process tree is the process and its children, with their CPU times;
+// memory is read for each.
+func TestProcessTree(t *testing.T) {
+	requireProc(t)
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	defer child.Process.Kill()
+	tree := processTree(os.Getpid())
+	if _, ok := tree[os.Getpid()]; !ok {
+		t.Fatalf("the tree %v lacks its root", tree)
+	}
+	if _, ok := tree[child.Process.Pid]; !ok {
+		t.Errorf("the tree %v lacks the child %d", tree, child.Process.Pid)
+	}
+	if m := memory(os.Getpid()); m < 1<<20 {
+		t.Errorf("memory of this process: %d bytes", m)
+	}
+	if len(processTree(1<<30)) != 0 {
+		t.Error("a process that does not exist has a tree")
+	}
+}
