@@ -101,6 +101,9 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 	s := report.NewStat(snap, pcts)
 	s.TimeTotal = s.TimeInterval
 	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
+	if r.Server != nil && len(r.Merged) <= 1 {
+		report.WriteServer(p.log.Writer(logging.Notice), r.Server)
+	}
 	if len(r.Statements) > 0 {
 		list, err := r.StatementList()
 		if err != nil {

@@ -46,6 +46,9 @@ func Merge(rs []*Results, names []string, force bool) (*Results, error) {
 	out := *first
 	out.Merged = append([]string(nil), names...)
 	out.Intervals, out.Checkpoints = []Interval{}, []Window{}
+	// Servers' records do not add up (one server watched by several
+	// clients, or several servers): a merge keeps none.
+	out.Server = nil
 	out.Settings.Threads = 0
 	out.Exit = Exit{Reason: "completed", Fatal: []string{}}
 	for _, r := range rs {
