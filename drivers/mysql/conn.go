@@ -28,6 +28,11 @@ import (
 type conn struct {
 	d *drv
 	t target
+	// observer marks --server-stats' connection, which uses Go's
+	// netpoller whatever --mysql-blocking-io says: a sampler blocking an
+	// OS thread in its reads takes a processor from the workers
+	// (docs/performance.md, run 6).
+	observer bool
 
 	connector driver.Connector
 	dc        driver.Conn
@@ -111,7 +116,7 @@ func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error)
 	if err != nil {
 		return nil, err
 	}
-	nc = sockio.Adopt(nc, c.d.s.blocking)
+	nc = sockio.Adopt(nc, c.d.s.blocking && !c.observer)
 	c.ncMu.Lock()
 	c.nc = nc
 	c.ncMu.Unlock()

@@ -13,7 +13,7 @@ var _ drivers.Observable = (*drv)(nil)
 
 // Observe connects to the first target, outside the round-robin.
 func (d *drv) Observe(ctx context.Context) (drivers.Observer, error) {
-	c := &conn{d: d, t: d.s.targets[0]}
+	c := &conn{d: d, t: d.s.targets[0], observer: true}
 	if err := c.connect(ctx); err != nil {
 		return nil, fmt.Errorf("--server-stats: cannot connect to the server: %v", connectError(err, c.t).Msg)
 	}

@@ -16,9 +16,13 @@ import (
 // conn is one server connection. It is used by one goroutine, except that
 // a context cancellation may interrupt it from another (see begin).
 type conn struct {
-	d  *driver
-	n  uint64 // connection number, selects host and port
-	pg *pgconn.PgConn
+	d *driver
+	n uint64 // connection number, selects host and port
+	// observer marks --server-stats' connection, which uses Go's
+	// netpoller whatever --pgsql-blocking-io says: a sampler blocking an
+	// OS thread in its reads takes a processor from the workers.
+	observer bool
+	pg       *pgconn.PgConn
 
 	// gen counts (re)connections; a statement prepared under an older
 	// generation is prepared again before use.
@@ -62,7 +66,7 @@ func (c *conn) open(ctx context.Context) error {
 
 // dial connects and prints nothing.
 func (c *conn) dial(ctx context.Context) error {
-	cfg, err := c.d.config(c.n)
+	cfg, err := c.d.config(c.n, c.d.blocking && !c.observer)
 	if err != nil {
 		return err
 	}

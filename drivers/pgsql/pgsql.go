@@ -192,7 +192,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 
 	// Parse one configuration now so that a malformed option fails before
 	// any thread starts.
-	if _, err := d.config(0); err != nil {
+	if _, err := d.config(0, d.blocking); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -222,7 +222,9 @@ func (d *driver) endpoint(n uint64) (string, int) {
 	return d.hosts[n%uint64(len(d.hosts))], d.ports[n%uint64(len(d.ports))]
 }
 
-func (d *driver) config(n uint64) (*pgconn.Config, error) {
+// config is connection n's configuration; blocking selects blocking
+// socket calls (--pgsql-blocking-io).
+func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 	host, port := d.endpoint(n)
 	var b strings.Builder
 	kv := func(k, v string) {
@@ -252,7 +254,7 @@ func (d *driver) config(n uint64) (*pgconn.Config, error) {
 	}
 	// Notices are dropped, as sysbench installs an empty notice processor.
 	cfg.OnNotice = nil
-	dial, blocking := cfg.DialFunc, d.blocking
+	dial := cfg.DialFunc
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		nc, err := dial(ctx, network, addr)
 		if err != nil {

@@ -13,7 +13,7 @@ var _ drivers.Observable = (*driver)(nil)
 
 // Observe connects to the first host, outside the round-robin.
 func (d *driver) Observe(ctx context.Context) (drivers.Observer, error) {
-	c := &conn{d: d, n: 0}
+	c := &conn{d: d, n: 0, observer: true}
 	if err := c.dial(ctx); err != nil {
 		return nil, fmt.Errorf("--server-stats: cannot connect to the server: %v", err)
 	}
