@@ -19,11 +19,11 @@ import (
 	"sysbench-go/report"
 )
 
-// Sampling periods: the sessions five times a second, the counters and the
+// Sampling periods: the sessions twice a second, the counters and the
 // processes every second.
 const (
-	waitPeriod   = 200 * time.Millisecond
-	sampleEvery  = 5 // wait periods per counter and process sample
+	waitPeriod   = 500 * time.Millisecond
+	sampleEvery  = 2 // wait periods per counter and process sample
 	maxWaitKinds = 1000
 	// memoryEvery is the process samples per memory sample: reading a
 	// process's PSS walks its page tables (some 7 ms of kernel time for a
