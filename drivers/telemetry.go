@@ -3,6 +3,7 @@ package drivers
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Observable is implemented by drivers whose servers can be watched
@@ -76,4 +77,22 @@ func QueryRows(ctx context.Context, c Conn, query string) ([][]string, error) {
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// PickSettings returns the values of rows (name, value) for names, in the
+// order of names, leaving out those the server does not have.
+func PickSettings(rows [][]string, names []string) []Setting {
+	got := make(map[string]string, len(rows))
+	for _, r := range rows {
+		if len(r) >= 2 {
+			got[strings.ToLower(r[0])] = r[1]
+		}
+	}
+	var out []Setting
+	for _, n := range names {
+		if v, ok := got[n]; ok {
+			out = append(out, Setting{Name: n, Value: v})
+		}
+	}
+	return out
 }

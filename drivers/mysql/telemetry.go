@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,18 +45,10 @@ func (o *observer) Settings(ctx context.Context) ([]drivers.Setting, []string, e
 	if err != nil {
 		return nil, nil, err
 	}
-	got := map[string]string{}
-	for _, r := range rows {
-		got[strings.ToLower(r[0])] = r[1]
-	}
-	var out []drivers.Setting
-	for _, n := range settingNames {
-		if v, ok := got[n]; ok {
-			if n == "tx_isolation" && got["transaction_isolation"] != "" {
-				continue
-			}
-			out = append(out, drivers.Setting{Name: n, Value: v})
-		}
+	out := drivers.PickSettings(rows, settingNames)
+	// MariaDB has both names of the isolation level: keep the newer.
+	if slices.ContainsFunc(out, func(s drivers.Setting) bool { return s.Name == "transaction_isolation" }) {
+		out = slices.DeleteFunc(out, func(s drivers.Setting) bool { return s.Name == "tx_isolation" })
 	}
 	return out, nil, nil
 }

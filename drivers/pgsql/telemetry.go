@@ -52,16 +52,7 @@ func (o *observer) Settings(ctx context.Context) ([]drivers.Setting, []string, e
 	if err != nil {
 		return nil, nil, err
 	}
-	got := map[string]string{}
-	for _, r := range rows {
-		got[r[0]] = r[1]
-	}
-	var out []drivers.Setting
-	for _, n := range settingNames {
-		if v, ok := got[n]; ok {
-			out = append(out, drivers.Setting{Name: n, Value: v})
-		}
-	}
+	out := drivers.PickSettings(rows, settingNames)
 	return out, nil, nil
 }
 
