@@ -444,10 +444,8 @@ func (p *program) runScript(inv *invocation) int {
 	if env == nil {
 		return 1
 	}
-	for _, f := range p.drivers {
-		if f.Name == env.DriverName && f.BlockingIO != nil {
-			cfg.BlockingWorkers = f.BlockingIO(env.DriverConfig)
-		}
+	if f := p.driverFactory(env.DriverName); f != nil && f.BlockingIO != nil {
+		cfg.BlockingWorkers = f.BlockingIO(env.DriverConfig)
 	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
@@ -484,6 +482,16 @@ func (p *program) runScript(inv *invocation) int {
 	inv.cfg.BlockingWorkers = cfg.BlockingWorkers
 	inv.env = env
 	return p.runCommand(inv, s, s.Options())
+}
+
+// driverFactory is the compiled-in driver of that name, nil for none.
+func (p *program) driverFactory(name string) *drivers.Factory {
+	for i := range p.drivers {
+		if p.drivers[i].Name == name {
+			return &p.drivers[i]
+		}
+	}
+	return nil
 }
 
 func boolInt(b bool) int {
@@ -560,7 +568,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	}
 	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
-	st := &exitStatus{}
+	st := &exitStatus{reason: "completed"}
 	p.record(st, runErr)
 	if fin != nil {
 		p.record(st, fin.Report())
@@ -601,9 +609,6 @@ type exitStatus struct {
 
 // record prints err (if any) and keeps its status unless one was kept.
 func (p *program) record(st *exitStatus, err error) {
-	if st.reason == "" {
-		st.reason = "completed"
-	}
 	if c := p.fail(err); st.code == 0 {
 		st.code = c
 	}

@@ -62,7 +62,7 @@ func openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
 	if path := v.String("intervals-csv"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
-			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", path, pathErr(err))
+			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", path, report.PathCause(err))
 		}
 		o.csvFile = f
 		o.csv = report.NewIntervalsCSV(f, cfg.Percentiles, cfg.Rate > 0)
@@ -110,14 +110,6 @@ func (f finalRun) Report(r *report.Report) {
 	if r.Kind == report.Final {
 		*f.whole = r.Run
 	}
-}
-
-func pathErr(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // resultsOf describes the run for its results file.
@@ -223,12 +215,7 @@ func (p *program) openServerStats(inv *invocation) *telemetry.Sampler {
 	if env == nil || !inv.values.Bool("server-stats") {
 		return nil
 	}
-	var f *drivers.Factory
-	for i := range p.drivers {
-		if p.drivers[i].Name == env.DriverName {
-			f = &p.drivers[i]
-		}
-	}
+	f := p.driverFactory(env.DriverName)
 	if f == nil {
 		return nil // the script's first use says the name is invalid
 	}
@@ -237,11 +224,11 @@ func (p *program) openServerStats(inv *invocation) *telemetry.Sampler {
 		return nil // as above: the script's first use prints why
 	}
 	env.UseDriver(f.Name, d)
-	o, ok := d.(drivers.Observable)
 	if dryrun.IsDryRun(d) {
 		p.log.Warnf("--server-stats: no server to watch in a dry run")
 		return nil
 	}
+	o, ok := d.(drivers.Observable)
 	if !ok {
 		p.log.Warnf("--server-stats: the %s driver has no server to watch", f.Name)
 		return nil

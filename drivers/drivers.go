@@ -95,16 +95,14 @@ type ServerVersioner interface {
 
 // QueryString runs a query returning one value and returns it as text.
 func QueryString(ctx context.Context, c Conn, query string) (string, error) {
-	res, err := c.Query(ctx, query)
+	rows, err := QueryRows(ctx, c, query)
 	if err != nil {
 		return "", err
 	}
-	defer res.Close()
-	if !res.Next() {
+	if len(rows) == 0 || len(rows[0]) == 0 {
 		return "", fmt.Errorf("%s returned no row", query)
 	}
-	v, _ := res.Value(0)
-	return string(v), nil
+	return rows[0][0], nil
 }
 
 // BulkBatcher is implemented by connections that want the multi-row

@@ -66,17 +66,24 @@ func QueryRows(ctx context.Context, c Conn, query string) ([][]string, error) {
 		return nil, err
 	}
 	defer res.Close()
+	return ReadRows(res, ""), nil
+}
+
+// ReadRows reads the rest of res as text, null for SQL NULL.
+func ReadRows(res Result, null string) [][]string {
 	var rows [][]string
 	for res.Next() {
 		row := make([]string, res.NFields())
 		for i := range row {
 			if v, ok := res.Value(i); ok {
 				row[i] = string(v)
+			} else {
+				row[i] = null
 			}
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
+	return rows
 }
 
 // PickSettings returns the values of rows (name, value) for names, in the

@@ -323,12 +323,8 @@ func (r *runState) startClock() {
 	cfg := r.cfg
 	r.threadsRun.Store(int64(cfg.Threads))
 	r.startNS = r.now()
-	// The windows start now; what thread_init counted is in the first.
-	r.interval = metrics.Empty(r.at(r.startNS), cfg.Threads)
-	r.checkpoint, r.whole = r.interval, r.interval
-	for _, w := range cfg.Watchers {
-		w.Begin(r.at(r.startNS))
-	}
+	// What thread_init counted is in the first window.
+	r.startWindows(r.startNS, false)
 	if cfg.Time > 0 {
 		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
 	}
@@ -339,13 +335,19 @@ func (r *runState) startClock() {
 	close(r.startCh)
 }
 
-// restartWindows discards what was recorded up to now and starts every
-// window there. Caller holds repMu.
-func (r *runState) restartWindows(now int64) {
+// startWindows starts every window, and the watchers' measured window, at
+// now; discard drops what the workers recorded before (the warm-up).
+// Caller holds repMu or runs before the reporter starts.
+func (r *runState) startWindows(now int64, discard bool) {
 	at := r.at(now)
-	r.reg.Tick(at)
+	if discard {
+		r.reg.Tick(at)
+	}
 	r.interval = metrics.Empty(at, r.cfg.Threads)
 	r.checkpoint, r.whole = r.interval, r.interval
+	for _, w := range r.cfg.Watchers {
+		w.Begin(at)
+	}
 }
 
 // startBackground starts the warm-up timer, the --rate queue watch and
@@ -485,10 +487,7 @@ func (r *runState) resetAfterWarmup() {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
 	r.startNS = r.now()
-	r.restartWindows(r.startNS)
-	for _, w := range r.cfg.Watchers {
-		w.Begin(r.at(r.startNS))
-	}
+	r.startWindows(r.startNS, true)
 }
 
 // tick adds what the workers recorded since the last tick to every

@@ -113,16 +113,16 @@ func (c *IntervalsCSV) Report(r *Report) {
 	}
 	if c.server {
 		opt := func(v *float64) string {
-			if v == nil || r.Server == nil {
+			if v == nil {
 				return ""
 			}
 			return f(*v)
 		}
-		var cpu, wal *float64
+		var sv ServerInterval
 		if r.Server != nil {
-			cpu, wal = r.Server.CPUPct, r.Server.WALBytesPerSec
+			sv = *r.Server
 		}
-		row = append(row, opt(cpu), opt(wal))
+		row = append(row, opt(sv.CPUPct), opt(sv.WALBytesPerSec))
 	}
 	c.write(row)
 }

@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -218,8 +217,9 @@ type Exit struct {
 	Fatal  []string `json:"fatal"`
 }
 
-// PercentileKey is how a percentile is named in the file: "95", "99.9".
-func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
+// PercentileKey is how a percentile is named in the file, as printed:
+// "95", "99.9".
+func PercentileKey(p float64) string { return pctLabel(p) }
 
 func countersOf(c metrics.Counts) Counters {
 	return Counters{Events: c[metrics.CntEvent], Reads: c[metrics.CntRead], Writes: c[metrics.CntWrite],
@@ -357,7 +357,7 @@ func (r *Results) WriteFile(path string) error {
 	b := buf.Bytes()
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot write the results file: %w", unwrapPath(err))
+		return fmt.Errorf("cannot write the results file: %w", PathCause(err))
 	}
 	tmp := f.Name()
 	_, err = f.Write(b)
@@ -372,7 +372,7 @@ func (r *Results) WriteFile(path string) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write the results file '%s': %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write the results file '%s': %w", path, PathCause(err))
 	}
 	return nil
 }
@@ -382,7 +382,7 @@ func (r *Results) WriteFile(path string) error {
 func CheckWritable(path string) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot write '%s': %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write '%s': %w", path, PathCause(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -392,8 +392,9 @@ func CheckWritable(path string) error {
 	return nil
 }
 
-// unwrapPath drops the *PathError's own path (the temporary file's).
-func unwrapPath(err error) error {
+// PathCause drops an *os.PathError's path (a temporary file's, or one the
+// message names already), keeping why the operation failed.
+func PathCause(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -406,7 +407,7 @@ func unwrapPath(err error) error {
 func ReadFile(path string) (*Results, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read '%s': %w", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot read '%s': %w", path, PathCause(err))
 	}
 	r, err := Decode(b)
 	if err != nil {
@@ -417,31 +418,26 @@ func ReadFile(path string) (*Results, error) {
 
 // Decode parses a results document.
 func Decode(b []byte) (*Results, error) {
-	var probe struct {
-		SchemaVersion *int `json:"schema_version"`
-		Tool          struct {
-			Name string `json:"name"`
-		} `json:"tool"`
-	}
-	if err := json.Unmarshal(b, &probe); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) && se.Offset >= int64(len(bytes.TrimRight(b, " \n\t\r"))) {
 			return nil, errors.New("not a whole results file (truncated?)")
 		}
 		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
 	}
-	if probe.SchemaVersion == nil || probe.Tool.Name == "" {
+	var version int
+	var tool struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(fields["schema_version"], &version) != nil || json.Unmarshal(fields["tool"], &tool) != nil || tool.Name == "" {
 		return nil, errors.New("not a results file (no schema_version and tool)")
 	}
-	if v := *probe.SchemaVersion; v != SchemaVersion {
-		if v > SchemaVersion {
-			return nil, fmt.Errorf("results schema version %d is newer than this program reads (%d): use a newer sysbench-go", v, SchemaVersion)
+	if version != SchemaVersion {
+		if version > SchemaVersion {
+			return nil, fmt.Errorf("results schema version %d is newer than this program reads (%d): use a newer sysbench-go", version, SchemaVersion)
 		}
-		return nil, fmt.Errorf("results schema version %d is not read by this program (it reads version %d)", v, SchemaVersion)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
+		return nil, fmt.Errorf("results schema version %d is not read by this program (it reads version %d)", version, SchemaVersion)
 	}
 	for _, k := range []string{"start", "end", "workload", "settings", "total", "exit"} {
 		if _, ok := fields[k]; !ok {
@@ -449,8 +445,7 @@ func Decode(b []byte) (*Results, error) {
 		}
 	}
 	var r Results
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&r); err != nil {
+	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
 	}
 	if r.Total != nil && len(r.Total.Threads) == 0 {

@@ -210,21 +210,7 @@ func MustQuery(t testing.TB, c drivers.Conn, q string) drivers.Result {
 }
 
 // Rows reads the rest of r as strings, "NULL" for SQL NULL.
-func Rows(r drivers.Result) [][]string {
-	var out [][]string
-	for r.Next() {
-		row := make([]string, r.NFields())
-		for i := range row {
-			if v, ok := r.Value(i); ok {
-				row[i] = string(v)
-			} else {
-				row[i] = "NULL"
-			}
-		}
-		out = append(out, row)
-	}
-	return out
-}
+func Rows(r drivers.Result) [][]string { return drivers.ReadRows(r, "NULL") }
 
 // Tool returns the path of a program the test compares with (luajit, the
 // reference sysbench); without it the test is Unavailable (skipped, or
