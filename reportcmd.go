@@ -23,7 +23,7 @@ var reportOptions = []options.Option{
 // reportCommand is 'sysbench-go report [options] FILE...': the final
 // report of one results file, or of several merged into one.
 func (p *program) reportCommand(args []string) int {
-	values, files, ok := p.reportArgs(args)
+	values, files, ok := p.commandArgs(reportOptions, args)
 	switch {
 	case !ok:
 		return 1
@@ -48,15 +48,15 @@ func (p *program) reportCommand(args []string) int {
 	return p.fail(err)
 }
 
-// reportArgs reads the report command's options and files; false after
-// an invalid option (printed).
-func (p *program) reportArgs(args []string) (*options.Values, []string, bool) {
+// commandArgs reads a command's options (those of opts) and its other
+// arguments; false after an invalid option (printed).
+func (p *program) commandArgs(opts []options.Option, args []string) (*options.Values, []string, bool) {
 	values := options.NewValues()
-	known := declare(values, reportOptions)
-	var files []string
+	known := declare(values, opts)
+	var rest []string
 	for _, a := range args {
 		if !strings.HasPrefix(a, "--") {
-			files = append(files, a)
+			rest = append(rest, a)
 			continue
 		}
 		name, val, has := strings.Cut(a[2:], "=")
@@ -66,7 +66,7 @@ func (p *program) reportArgs(args []string) (*options.Values, []string, bool) {
 			return nil, nil, false
 		}
 	}
-	return values, files, true
+	return values, rest, true
 }
 
 func printReportHelp(out io.Writer) {

@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -121,7 +119,7 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		Tool:          report.Tool{Name: "sysbench-go", Version: Version, API: "sysbench " + APILevel, Lua: LuaVersion},
 		Host:          report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
 		Start:         start.UTC(), End: end.UTC(),
-		CommandLine: redactArgs(inv.args),
+		CommandLine: report.RedactArgs(inv.args),
 		Options:     map[string]string{},
 		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},
 		Settings: report.Settings{Threads: cfg.Threads, TimeSeconds: cfg.Time.Seconds(), Events: cfg.Events,
@@ -143,11 +141,11 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 	}
 	for _, k := range v.Names() {
 		val, _ := v.Raw(k)
-		r.Options[display(k)] = redactValue(display(k), val)
+		r.Options[display(k)] = report.RedactValue(display(k), val)
 	}
 	for _, o := range testOpts {
 		if val, ok := v.Raw(o.Name); ok {
-			r.Workload.Options[o.Name] = redactValue(o.Name, val)
+			r.Workload.Options[o.Name] = report.RedactValue(o.Name, val)
 		}
 	}
 	if inv.env != nil && inv.env.UsedSQL() {
@@ -157,53 +155,6 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		r.Driver = &report.Driver{Name: name, ServerVersion: version}
 	}
 	return r
-}
-
-// secretName tells an option whose value is never written.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, s := range []string{"password", "passwd", "secret", "token"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
-}
-
-const redacted = "<redacted>"
-
-// kvPassword finds password=... in a key/value connection string.
-var kvPassword = regexp.MustCompile(`(?i)\b(password|passwd|pwd)\s*=\s*('[^']*'|"[^"]*"|[^\s;&]*)`)
-
-// redactValue hides a secret option's value and any password inside a
-// URL or key/value connection string.
-func redactValue(name, val string) string {
-	if secretName(name) && val != "" {
-		return redacted
-	}
-	if strings.Contains(val, "://") {
-		if u, err := url.Parse(val); err == nil && u.User != nil {
-			if _, has := u.User.Password(); has {
-				u.User = url.UserPassword(u.User.Username(), "REDACTED")
-				val = strings.Replace(u.String(), "REDACTED", redacted, 1)
-			}
-		}
-	}
-	return kvPassword.ReplaceAllString(val, "${1}="+redacted)
-}
-
-// redactArgs is the command line with secrets hidden.
-func redactArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		name, val, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if strings.HasPrefix(a, "--") && ok {
-			out[i] = "--" + name + "=" + redactValue(name, val)
-		} else {
-			out[i] = redactValue("", a)
-		}
-	}
-	return out
 }
 
 // openServerStats opens --server-stats' sampler on the run's driver, which

@@ -290,11 +290,11 @@ func TestRedact(t *testing.T) {
 		{"conninfo", "host=db password=s3cret user=bob", "host=db password=<redacted> user=bob"},
 		{"conninfo", "Server=db;Pwd='a b';Uid=bob", "Server=db;Pwd=<redacted>;Uid=bob"},
 	} {
-		if got := redactValue(c.name, c.val); got != c.want {
-			t.Errorf("redactValue(%s, %q) = %q, want %q", c.name, c.val, got, c.want)
+		if got := report.RedactValue(c.name, c.val); got != c.want {
+			t.Errorf("report.RedactValue(%s, %q) = %q, want %q", c.name, c.val, got, c.want)
 		}
 	}
-	got := redactArgs([]string{"--mysql-password=s3cret", "--dsn=mysql://u:p@h/db", "oltp_read_write", "run"})
+	got := report.RedactArgs([]string{"--mysql-password=s3cret", "--dsn=mysql://u:p@h/db", "oltp_read_write", "run"})
 	want := []string{"--mysql-password=<redacted>", "--dsn=mysql://u:<redacted>@h/db", "oltp_read_write", "run"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("redactArgs: %q, want %q", got, want)

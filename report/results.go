@@ -347,17 +347,25 @@ func (r *Results) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// WriteFile writes the results atomically: a temporary file in the same
-// directory, then a rename, so a reader never sees half a document.
+// WriteFile writes the results atomically (WriteAtomic).
 func (r *Results) WriteFile(path string) error {
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
 		return err
 	}
-	b := buf.Bytes()
+	if err := WriteAtomic(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("cannot write the results file '%s': %w", path, err)
+	}
+	return nil
+}
+
+// WriteAtomic writes b to path through a temporary file in the same
+// directory and a rename, so that a reader never sees half a file. The
+// error says why, without the path.
+func WriteAtomic(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot write the results file: %w", PathCause(err))
+		return PathCause(err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(b)
@@ -372,7 +380,7 @@ func (r *Results) WriteFile(path string) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write the results file '%s': %w", path, PathCause(err))
+		return PathCause(err)
 	}
 	return nil
 }
