@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func requireProc(t *testing.T) {
@@ -63,5 +64,27 @@ func TestProcessTree(t *testing.T) {
 	}
 	if len(processTree(1<<30)) != 0 {
 		t.Error("a process that does not exist has a tree")
+	}
+}
+
+// A CPU sample taken right after the last one, or before it (the window's
+// start racing the sampling ticker), is not a sample: the server's CPU is
+// never negative or inflated by a near-zero span.
+func TestCPUSampleSpan(t *testing.T) {
+	requireProc(t)
+	s := &Sampler{pid: os.Getpid(), noted: map[string]bool{}}
+	t0 := time.Now()
+	s.sampleProcesses(t0, false)
+	for i := 0; i < 2e7; i++ { // some CPU time of this process
+		_ = i * i
+	}
+	s.sampleProcesses(t0.Add(-time.Millisecond), false)
+	s.sampleProcesses(t0.Add(time.Millisecond), false)
+	if s.cpu.Samples != 0 {
+		t.Fatalf("%d samples over spans under %v, avg %.1f%%", s.cpu.Samples, minCPUSample, s.cpu.AvgPct)
+	}
+	s.sampleProcesses(t0.Add(time.Second), false)
+	if s.cpu.Samples != 1 || s.cpu.AvgPct < 0 {
+		t.Fatalf("after a second: %d samples, avg %.1f%%", s.cpu.Samples, s.cpu.AvgPct)
 	}
 }

@@ -29,6 +29,9 @@ const (
 	// process's PSS walks its page tables (some 7 ms of kernel time for a
 	// 300 MiB mysqld), too much for every second.
 	memoryEvery = 5
+	// minCPUSample is the shortest span (seconds) a CPU sample is taken
+	// over: /proc counts CPU time in 10 ms ticks.
+	minCPUSample = 0.2
 )
 
 // Sampler watches one server.
@@ -233,6 +236,12 @@ func (s *Sampler) sampleProcesses(now time.Time, final bool) {
 	}
 	s.procSamples++
 	s.cpu.Processes = max(s.cpu.Processes, len(procs))
+	elapsed := now.Sub(s.procAt).Seconds()
+	if s.procs != nil && elapsed < minCPUSample {
+		// A sample right after the last (the window's start racing the
+		// ticker's): too short to measure, the last one stays the base.
+		return
+	}
 	if s.procs != nil {
 		var ticks uint64
 		for pid, t := range procs {
@@ -242,7 +251,7 @@ func (s *Sampler) sampleProcesses(now time.Time, final bool) {
 				ticks += t // a backend started since: its whole time is new
 			}
 		}
-		pct := float64(ticks) / clockTicks / now.Sub(s.procAt).Seconds() * 100
+		pct := float64(ticks) / clockTicks / elapsed * 100
 		s.cpu.Samples++
 		s.cpuSum += pct
 		s.cpu.PeakPct = max(s.cpu.PeakPct, pct)
