@@ -92,6 +92,8 @@ type runState struct {
 	interval   *metrics.Snapshot
 	checkpoint *metrics.Snapshot
 	whole      *metrics.Snapshot
+	// warming is set until --warmup-time ends (guarded by repMu).
+	warming bool
 
 	// Worker goroutines and their first error.
 	initWG, doneWG sync.WaitGroup
@@ -325,6 +327,7 @@ func (r *runState) startClock() {
 	r.startNS = r.now()
 	// What thread_init counted is in the first window.
 	r.startWindows(r.startNS, false)
+	r.warming = cfg.Warmup > 0
 	if cfg.Time > 0 {
 		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
 	}
@@ -488,6 +491,7 @@ func (r *runState) resetAfterWarmup() {
 	defer r.repMu.Unlock()
 	r.startNS = r.now()
 	r.startWindows(r.startNS, true)
+	r.warming = false
 }
 
 // tick adds what the workers recorded since the last tick to every
@@ -523,6 +527,7 @@ func (r *runState) intermediate() {
 	w := r.interval
 	r.interval = metrics.Empty(w.End, r.cfg.Threads)
 	s := r.stat(w, now)
+	s.Warmup = r.warming
 	if r.rate != nil {
 		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()

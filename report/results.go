@@ -113,8 +113,12 @@ type Interval struct {
 	ErrorsPerSec   float64            `json:"errors_per_s"`
 	ReconnPerSec   float64            `json:"reconnects_per_s"`
 	Counters       Counters           `json:"counters"`
-	QueueLength    *uint64            `json:"queue_length,omitempty"` // --rate only
-	Concurrency    *int64             `json:"concurrency,omitempty"`
+	// Warmup marks an interval of the --warmup-time, before the measured
+	// window (its time_s counts from the run's start, the later ones' from
+	// the window's).
+	Warmup      bool    `json:"warmup,omitempty"`
+	QueueLength *uint64 `json:"queue_length,omitempty"` // --rate only
+	Concurrency *int64  `json:"concurrency,omitempty"`
 	// Server is --server-stats' side of the interval.
 	Server *ServerInterval `json:"server,omitempty"`
 }
@@ -257,7 +261,8 @@ func NewInterval(s *Stat, rate bool) Interval {
 		FailedEvents: s.Failed, RetriedEvents: s.RetriedEvents, Retries: s.Retries}
 	iv := Interval{Time: s.TimeTotal, Duration: s.TimeInterval, ThreadsRunning: s.ThreadsRunning,
 		TPS: perSec(s.Events, s.TimeInterval), QPS: qpsOf(c, s.TimeInterval), Latency: map[string]float64{},
-		ErrorsPerSec: perSec(s.Errors, s.TimeInterval), ReconnPerSec: perSec(s.Reconnects, s.TimeInterval), Counters: c}
+		ErrorsPerSec: perSec(s.Errors, s.TimeInterval), ReconnPerSec: perSec(s.Reconnects, s.TimeInterval), Counters: c,
+		Warmup: s.Warmup}
 	for i, p := range s.Percentiles {
 		iv.Latency[PercentileKey(p)] = ms(int64(math.Round(s.LatencyPcts[i] * 1e9)))
 	}

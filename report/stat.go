@@ -44,6 +44,9 @@ type Stat struct {
 	Percentiles []float64
 	LatencyPcts []float64
 
+	// Warmup marks an intermediate report of the --warmup-time.
+	Warmup bool
+
 	// --rate only.
 	QueueLength uint64
 	Concurrency int64
