@@ -228,6 +228,9 @@ func (p *program) main(args []string) int {
 	if len(args) > 0 && args[0] == "report" {
 		return p.reportCommand(args[1:])
 	}
+	if len(args) > 0 && args[0] == "compare" {
+		return p.compareCommand(args[1:])
+	}
 	cl, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
@@ -718,7 +721,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 		}
 	}
 	fmt.Fprintf(w, "Commands beyond sysbench 1.0.20:\n")
-	fmt.Fprintf(w, "  report [options] FILE... - print the final report of a --results file, or of several merged (see 'sysbench report --help')\n\n")
+	fmt.Fprintf(w, "  report [options] FILE... - print the final report of a --results file, or of several merged (see 'sysbench report --help')\n")
+	fmt.Fprintf(w, "  compare --matrix=FILE --dir=DIR - run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see 'sysbench compare --help')\n\n")
 	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)

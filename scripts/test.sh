@@ -23,6 +23,18 @@ else
 	echo "test.sh: no database servers: integration tests will skip" >&2
 fi
 
+# The HTML report's test opens it in Debian's chromium, headless.
+if ! command -v chromium >/dev/null 2>&1; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "test.sh: installing chromium with apt-get (the HTML report's browser test)" >&2
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+	else
+		echo "test.sh: no chromium: the HTML report's browser test will skip (sudo apt-get install -y chromium)" >&2
+	fi
+fi
+# Test artifacts (the HTML report's screenshot) are kept in artifacts/.
+export SBTEST_ARTIFACTS=${SBTEST_ARTIFACTS:-$PWD/artifacts}
+
 unformatted=$(gofmt -l $(git ls-files '*.go') 2>/dev/null)
 if [ -n "$unformatted" ]; then
 	echo "gofmt would change:" >&2

@@ -1,0 +1,775 @@
+package compare
+
+import (
+	"cmp"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The page's assets. Chart.js is vendored (MIT, its license beside it);
+// report.js and report.css are ours.
+var (
+	//go:embed assets/chart.umd.min.js
+	chartJS string
+	//go:embed assets/chart.js.LICENSE.md
+	chartJSLicense string
+	//go:embed assets/report.js
+	reportJS string
+	//go:embed assets/report.css
+	reportCSS string
+	//go:embed assets/report.html.tmpl
+	reportTemplate string
+)
+
+// The kinds of chart of the report, each canvas's data-chart attribute.
+const (
+	chartThroughput = "throughput"    // median rate by thread count, a line per target
+	chartP95        = "p95"           // median p95 by workload, a bar per target
+	chartRateTime   = "rate-time"     // a workload's rate each second, a line per cell
+	chartP95Time    = "p95-time"      // a workload's p95 each second, a line per cell
+	chartBytes      = "bytes-per-trx" // bytes written per transaction, stacked by kind
+	chartServerCPU  = "server-cpu"    // the server's CPU %
+	chartServerRSS  = "server-rss"    // the server's peak resident memory
+)
+
+// htmlStatic is what every report shares: the parsed template, the inline
+// scripts and the Content-Security-Policy allowing just those scripts.
+type htmlStatic struct {
+	tmpl    *template.Template
+	chartJS template.JS
+	csp     string
+}
+
+var htmlAssets = sync.OnceValue(func() htmlStatic {
+	// The license goes into the page with the code it covers.
+	lib := "/*! Chart.js license:\n" + chartJSLicense + "*/\n" + chartJS
+	return htmlStatic{
+		tmpl: template.Must(template.New("report").
+			Funcs(template.FuncMap{"threads": htmlThreadCount}).Parse(reportTemplate)),
+		chartJS: template.JS(lib),
+		// No network at all; inline scripts only if they are ours, so a
+		// name that got past the escaping still could not run.
+		csp: "default-src 'none'; img-src data:; style-src 'unsafe-inline'; " +
+			"script-src " + htmlScriptHash(lib) + " " + htmlScriptHash(reportJS),
+	}
+})
+
+// htmlScriptHash is the CSP source allowing an inline script with text js.
+func htmlScriptHash(js string) string {
+	sum := sha256.Sum256([]byte(js))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// WriteHTML writes s as one self-contained HTML document: tables drawn in
+// the page itself, and charts that Chart.js, inlined with the page's own
+// script and styles, draws from the figures embedded as JSON. Viewing it
+// needs no network. When its script has drawn every chart it sets the
+// body's data-charts-ready attribute to how many it drew.
+func WriteHTML(w io.Writer, s *Summary) error {
+	if s == nil {
+		return errors.New("html report: no summary")
+	}
+	static := htmlAssets()
+	p := newHTMLBuilder(s).page()
+	data, err := json.Marshal(htmlData{Charts: p.charts()})
+	if err != nil {
+		return fmt.Errorf("html report: %v", err)
+	}
+	p.Data = data
+	p.CSP = static.csp
+	p.ChartJS = static.chartJS
+	p.Script = template.JS(reportJS)
+	p.Style = template.CSS(reportCSS)
+	if err := static.tmpl.Execute(w, p); err != nil {
+		return fmt.Errorf("html report: %v", err)
+	}
+	return nil
+}
+
+// htmlData is the JSON the page's script reads.
+type htmlData struct {
+	Charts []htmlChart `json:"charts"`
+}
+
+// htmlPage is what the template shows.
+type htmlPage struct {
+	Title, Generated, Matrix, Rate string
+	Rounds                         int
+	CellCounts                     string
+	Targets                        []htmlTarget
+	Warnings                       []Warning
+	TargetRows                     []htmlSettingRow
+	Throughput                     []htmlChart
+	ByThreads                      []htmlThreads
+	OverTime                       []htmlOverTime
+	Failed                         []Cell
+
+	Data    json.RawMessage
+	CSP     string
+	ChartJS template.JS
+	Script  template.JS
+	Style   template.CSS
+}
+
+// charts lists every chart of the page in the order it shows them (an
+// empty list, not JSON's null, when there are none).
+func (p *htmlPage) charts() []htmlChart {
+	all := append([]htmlChart{}, p.Throughput...)
+	for _, t := range p.ByThreads {
+		all = append(all, t.Charts...)
+	}
+	for _, o := range p.OverTime {
+		all = append(all, o.Charts...)
+	}
+	return all
+}
+
+// htmlTarget is a target's column heading.
+type htmlTarget struct {
+	Name  string
+	Color string // #rrggbb
+}
+
+// htmlSettingRow is a row of the targets table: a setting's value on each
+// target ("" where it has none); Differ when two targets' values differ.
+type htmlSettingRow struct {
+	Name   string
+	Values []string
+	Differ bool
+}
+
+// htmlThreads is the section of one thread count.
+type htmlThreads struct {
+	Threads int
+	Tables  []htmlTable
+	Charts  []htmlChart
+}
+
+// htmlOverTime is the charts of one workload at one thread count over time.
+type htmlOverTime struct {
+	Workload string
+	Threads  int
+	Charts   []htmlChart
+}
+
+// htmlTable is a table with a row per workload and a column per target.
+type htmlTable struct {
+	Caption string
+	Columns []htmlTarget
+	Rows    []htmlRow
+}
+
+// htmlRow is a workload's row.
+type htmlRow struct {
+	Workload string
+	Cells    []htmlCell
+}
+
+// htmlCell is a figure: its median, a note (the spread, the rounds that
+// finished), and the details as a tooltip.
+type htmlCell struct {
+	Value, Note, Title string
+	Best, Missing      bool
+}
+
+// htmlChart is a chart: a canvas in the page, and what its script needs to
+// draw it.
+type htmlChart struct {
+	ID       string        `json:"id"`
+	Kind     string        `json:"kind"`
+	Type     string        `json:"type"` // "line" or "bar"
+	Title    string        `json:"title"`
+	X        htmlAxis      `json:"x"`
+	Y        htmlAxis      `json:"y"`
+	Stacked  bool          `json:"stacked,omitempty"`
+	Labels   []string      `json:"labels,omitempty"` // the categories of the x axis, unless it is linear
+	Datasets []htmlDataset `json:"datasets"`
+}
+
+// htmlAxis is a chart's axis.
+type htmlAxis struct {
+	Title  string `json:"title"`
+	Linear bool   `json:"linear,omitempty"` // numbers (seconds), not categories
+}
+
+// htmlDataset is a line or a set of bars. Values (null where a category
+// has none) go with categories, Points with a linear x axis. Ranges are
+// the values' min and max over the rounds.
+type htmlDataset struct {
+	Label  string        `json:"label"`
+	Color  string        `json:"color"`
+	Fill   string        `json:"fill"`
+	Dash   []int         `json:"dash,omitempty"`
+	Stack  string        `json:"stack,omitempty"`
+	Values []*float64    `json:"values,omitempty"`
+	Ranges []*[2]float64 `json:"ranges,omitempty"`
+	Points []htmlPoint   `json:"points,omitempty"`
+}
+
+// htmlPoint is a point of a line over time.
+type htmlPoint struct {
+	X float64  `json:"x"`
+	Y *float64 `json:"y"`
+}
+
+// htmlPalette are the targets' colours, by their place in the Summary.
+var htmlPalette = [][3]uint8{
+	{0x2b, 0x6c, 0xb0}, {0xdd, 0x6b, 0x20}, {0x2f, 0x85, 0x5a}, {0xc5, 0x30, 0x30}, {0x6b, 0x46, 0xc1},
+	{0xb7, 0x79, 0x1f}, {0xd5, 0x3f, 0x8c}, {0x31, 0x97, 0x95}, {0x97, 0x5a, 0x16}, {0x00, 0xa3, 0xc4},
+}
+
+// htmlDashes tell a target's rounds apart in the charts over time.
+var htmlDashes = [][]int{nil, {6, 4}, {2, 3}, {10, 3, 2, 3}}
+
+// htmlKey names a group: a workload, a thread count, a target.
+type htmlKey struct {
+	workload string
+	threads  int
+	target   string
+}
+
+// htmlBuilder turns a Summary into the page.
+type htmlBuilder struct {
+	s       *Summary
+	targets []string // the Summary's, then any only a group or cell names
+	color   map[string]int
+	groups  map[htmlKey]*Group
+	failed  map[htmlKey]int // failed or interrupted cells
+}
+
+func newHTMLBuilder(s *Summary) *htmlBuilder {
+	b := &htmlBuilder{s: s, color: map[string]int{}, groups: map[htmlKey]*Group{}, failed: map[htmlKey]int{}}
+	add := func(name string) {
+		if _, ok := b.color[name]; !ok {
+			b.color[name] = len(b.targets)
+			b.targets = append(b.targets, name)
+		}
+	}
+	for _, t := range s.Targets {
+		add(t.Name)
+	}
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		add(g.Target)
+		b.groups[htmlKey{g.Workload, g.Threads, g.Target}] = g
+	}
+	for _, c := range s.Cells {
+		add(c.Target)
+		if c.Status == StatusFailed || c.Status == StatusInterrupted {
+			b.failed[htmlKey{c.Workload, c.Threads, c.Target}]++
+		}
+	}
+	return b
+}
+
+// finished returns the group if any of its rounds finished.
+func (b *htmlBuilder) finished(workload string, threads int, target string) *Group {
+	if g := b.groups[htmlKey{workload, threads, target}]; g != nil && g.Rounds > 0 {
+		return g
+	}
+	return nil
+}
+
+// qps says whether the rate shown is queries rather than transactions.
+func (b *htmlBuilder) qps() bool { return b.s.Rate == RateQPS }
+
+// rate is a group's rate figure.
+func (b *htmlBuilder) rate(g *Group) *Agg {
+	a := g.Rate(b.s.Rate)
+	return &a
+}
+
+// pointRate is an interval's rate figure.
+func (b *htmlBuilder) pointRate(p Point) float64 {
+	if b.qps() {
+		return p.QPS
+	}
+	return p.TPS
+}
+
+// rateName is the rate's name in headings.
+func (b *htmlBuilder) rateName() string {
+	if b.qps() {
+		return RateQPS
+	}
+	return RateTPS
+}
+
+// rgba is target's colour with opacity alpha, for Chart.js.
+func (b *htmlBuilder) rgba(target string, alpha float64) string {
+	c := htmlPalette[b.color[target]%len(htmlPalette)]
+	return fmt.Sprintf("rgba(%d,%d,%d,%g)", c[0], c[1], c[2], alpha)
+}
+
+// hex is target's colour, for the page's styles.
+func (b *htmlBuilder) hex(target string) string {
+	c := htmlPalette[b.color[target]%len(htmlPalette)]
+	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+}
+
+// page is what the template shows of the Summary.
+func (b *htmlBuilder) page() *htmlPage {
+	s := b.s
+	p := &htmlPage{
+		Title:      cmp.Or(s.Title, "sysbench-go comparison"),
+		Matrix:     s.Matrix,
+		Rate:       b.rateName(),
+		Rounds:     s.Rounds,
+		CellCounts: htmlCellCounts(s.Cells),
+		Warnings:   s.Warnings,
+		TargetRows: b.targetRows(),
+	}
+	if !s.Generated.IsZero() {
+		p.Generated = s.Generated.Format("2006-01-02 15:04:05 MST")
+	}
+	for _, t := range b.targets {
+		p.Targets = append(p.Targets, htmlTarget{Name: t, Color: b.hex(t)})
+	}
+	for i, w := range s.Workloads {
+		p.Throughput = htmlAppendCharts(p.Throughput, b.throughputChart(i, w))
+	}
+	for _, t := range s.Threads {
+		p.ByThreads = append(p.ByThreads, b.threadsSection(t, p.Targets))
+	}
+	for i, w := range s.Workloads {
+		for _, t := range s.Threads {
+			if o, ok := b.overTime(i, w, t); ok {
+				p.OverTime = append(p.OverTime, o)
+			}
+		}
+	}
+	for _, c := range s.Cells {
+		if c.Status == StatusFailed || c.Status == StatusInterrupted {
+			p.Failed = append(p.Failed, c)
+		}
+	}
+	return p
+}
+
+// htmlCellCounts says how many cells there are by status: "12 cells: 11
+// done, 1 failed".
+func htmlCellCounts(cells []Cell) string {
+	n := map[string]int{}
+	for _, c := range cells {
+		n[c.Status]++
+	}
+	var parts []string
+	for _, st := range slices.Sorted(maps.Keys(n)) {
+		parts = append(parts, fmt.Sprintf("%d %s", n[st], cmp.Or(st, "unknown")))
+	}
+	return fmt.Sprintf("%d cells: %s", len(cells), strings.Join(parts, ", "))
+}
+
+// targetRows are the targets side by side: driver, server version,
+// durability, then every setting any of them read.
+func (b *htmlBuilder) targetRows() []htmlSettingRow {
+	byName := map[string]*Target{}
+	for i := range b.s.Targets {
+		byName[b.s.Targets[i].Name] = &b.s.Targets[i]
+	}
+	// row is a row of values; differ says whether to mark values that
+	// differ (not drivers and versions, which differ between engines
+	// anyway).
+	row := func(name string, differ bool, value func(t *Target) string) htmlSettingRow {
+		r := htmlSettingRow{Name: name}
+		seen := ""
+		for _, tn := range b.targets {
+			v := ""
+			if t := byName[tn]; t != nil {
+				v = value(t)
+			}
+			r.Values = append(r.Values, v)
+			if differ && v != "" && seen != "" && v != seen {
+				r.Differ = true
+			}
+			seen = cmp.Or(seen, v)
+		}
+		return r
+	}
+	rows := []htmlSettingRow{
+		row("driver", false, func(t *Target) string { return t.Driver }),
+		row("server version", false, func(t *Target) string { return t.ServerVersion }),
+		row("durable commits", true, func(t *Target) string { return htmlYesNo(t.Durable) }),
+	}
+	var names []string
+	for _, t := range b.s.Targets {
+		for _, st := range t.Settings {
+			if !slices.Contains(names, st.Name) {
+				names = append(names, st.Name)
+			}
+		}
+	}
+	for _, n := range names {
+		rows = append(rows, row(n, true, func(t *Target) string {
+			for _, st := range t.Settings {
+				if st.Name == n {
+					return st.Value
+				}
+			}
+			return ""
+		}))
+	}
+	return rows
+}
+
+// htmlYesNo shows a durability: "yes", "no", or "" when unknown.
+func htmlYesNo(b *bool) string {
+	switch {
+	case b == nil:
+		return ""
+	case *b:
+		return "yes"
+	}
+	return "no"
+}
+
+// htmlBytesDetail is a group's bytes written per transaction by kind.
+func htmlBytesDetail(g *Group) string {
+	var parts []string
+	for _, k := range htmlBytesKinds(g.BytesPerTrx) {
+		parts = append(parts, htmlBytesKindName(k)+" "+htmlBytes(g.BytesPerTrx[k].Median))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// htmlBytesKinds are the kinds of bytes written in m, sorted: its keys but
+// "total", or just "total" if that is all it has.
+func htmlBytesKinds(m map[string]Agg) []string {
+	ks := slices.Sorted(maps.Keys(m))
+	if len(ks) > 1 {
+		ks = slices.DeleteFunc(ks, func(k string) bool { return k == BytesTotal })
+	}
+	return ks
+}
+
+// htmlBytesKindName is a kind of bytes written as the page names it: "wal"
+// for wal_bytes.
+func htmlBytesKindName(k string) string { return strings.TrimSuffix(k, "_bytes") }
+
+// threadsSection is the tables and charts of one thread count.
+func (b *htmlBuilder) threadsSection(threads int, cols []htmlTarget) htmlThreads {
+	sec := htmlThreads{Threads: threads}
+	for _, f := range b.s.figures() {
+		if t, ok := b.table(threads, f, cols); ok {
+			sec.Tables = append(sec.Tables, t)
+		}
+	}
+	sec.Charts = htmlAppendCharts(nil,
+		b.bars(chartP95, threads, "p95 latency", "p95 (ms)", func(g *Group) *Agg { return &g.P95MS }, 1),
+		b.bytesChart(threads),
+		b.bars(chartServerCPU, threads, "server CPU", "CPU % (100 = one core)", func(g *Group) *Agg { return g.ServerCPUPct }, 1),
+		b.bars(chartServerRSS, threads, "server peak RSS", "peak RSS (MiB)", func(g *Group) *Agg { return g.PeakRSSBytes }, 1.0/(1<<20)),
+	)
+	return sec
+}
+
+// table is the figure f of every workload and target at threads; ok is
+// false when the table is to be left out.
+func (b *htmlBuilder) table(threads int, f figure, cols []htmlTarget) (t htmlTable, ok bool) {
+	t = htmlTable{Caption: f.caption, Columns: cols}
+	ok = f.always
+	for _, w := range b.s.Workloads {
+		row := htmlRow{Workload: w}
+		for _, tn := range b.targets {
+			c := b.cell(htmlKey{w, threads, tn}, f)
+			ok = ok || !c.Missing
+			row.Cells = append(row.Cells, c)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, ok
+}
+
+// cell is the figure f of group k.
+func (b *htmlBuilder) cell(k htmlKey, f figure) htmlCell {
+	g := b.finished(k.workload, k.threads, k.target)
+	var a *Agg
+	if g != nil {
+		a = f.agg(g)
+	}
+	if a == nil || a.N == 0 {
+		if b.failed[k] > 0 && g == nil {
+			return htmlCell{Value: "failed", Title: "no round finished", Missing: true}
+		}
+		return htmlCell{Value: "—", Missing: true}
+	}
+	c := htmlCell{
+		Value: f.html(a.Median),
+		Title: fmt.Sprintf("median of %d round(s); min %s, max %s", a.N, f.html(a.Min), f.html(a.Max)),
+		Best:  f.best != nil && f.best(g),
+	}
+	var note []string
+	if a.N > 1 && htmlIsFinite(a.SpreadPct) {
+		note = append(note, "spread "+strconv.FormatFloat(a.SpreadPct, 'f', 1, 64)+"%")
+	}
+	if g.Rounds < b.s.Rounds {
+		note = append(note, fmt.Sprintf("%d/%d rounds", g.Rounds, b.s.Rounds))
+	}
+	c.Note = strings.Join(note, " · ")
+	if f.detail != nil {
+		if d := f.detail(g); d != "" {
+			c.Title += "; " + d
+		}
+	}
+	return c
+}
+
+// throughputChart is workload's median rate by thread count, a line per
+// target.
+func (b *htmlBuilder) throughputChart(wi int, workload string) htmlChart {
+	c := htmlChart{
+		ID: fmt.Sprintf("throughput-w%d", wi), Kind: chartThroughput, Type: "line",
+		Title: workload + ": " + b.rateName() + " by threads",
+		X:     htmlAxis{Title: "threads"}, Y: htmlAxis{Title: b.rateName() + " (median)"},
+	}
+	for _, t := range b.s.Threads {
+		c.Labels = append(c.Labels, strconv.Itoa(t))
+	}
+	for _, tn := range b.targets {
+		ds := b.dataset(tn, tn)
+		for _, t := range b.s.Threads {
+			var a *Agg
+			if g := b.finished(workload, t, tn); g != nil {
+				a = b.rate(g)
+			}
+			ds.add(a, 1)
+		}
+		c.addDataset(ds)
+	}
+	return c
+}
+
+// bars is the figure agg (times scale) of every workload at threads, a
+// bar per target.
+func (b *htmlBuilder) bars(kind string, threads int, title, yTitle string, agg func(*Group) *Agg, scale float64) htmlChart {
+	c := htmlChart{
+		ID: fmt.Sprintf("%s-t%d", kind, threads), Kind: kind, Type: "bar",
+		Title: title + ", " + htmlThreadCount(threads),
+		X:     htmlAxis{Title: "workload"}, Y: htmlAxis{Title: yTitle},
+	}
+	c.Labels = slices.Clone(b.s.Workloads)
+	for _, tn := range b.targets {
+		ds := b.dataset(tn, tn)
+		for _, w := range b.s.Workloads {
+			var a *Agg
+			if g := b.finished(w, threads, tn); g != nil {
+				a = agg(g)
+			}
+			ds.add(a, scale)
+		}
+		c.addDataset(ds)
+	}
+	return c
+}
+
+// bytesChart is the bytes written per transaction of every workload at
+// threads: a stack of bars per target, a bar per kind of bytes.
+func (b *htmlBuilder) bytesChart(threads int) htmlChart {
+	c := htmlChart{
+		ID: fmt.Sprintf("%s-t%d", chartBytes, threads), Kind: chartBytes, Type: "bar",
+		Title: "bytes written per transaction, " + htmlThreadCount(threads),
+		X:     htmlAxis{Title: "workload"}, Y: htmlAxis{Title: "bytes / transaction"}, Stacked: true,
+	}
+	c.Labels = slices.Clone(b.s.Workloads)
+	for _, tn := range b.targets {
+		kinds := map[string]Agg{} // every kind this target wrote at threads
+		for _, w := range b.s.Workloads {
+			if g := b.finished(w, threads, tn); g != nil {
+				maps.Copy(kinds, g.BytesPerTrx)
+			}
+		}
+		for i, k := range htmlBytesKinds(kinds) {
+			ds := b.dataset(tn, tn+" "+htmlBytesKindName(k))
+			ds.Stack = tn
+			ds.Fill = b.rgba(tn, 0.85-0.25*float64(i%3))
+			for _, w := range b.s.Workloads {
+				var a *Agg
+				if g := b.finished(w, threads, tn); g != nil {
+					if v, ok := g.BytesPerTrx[k]; ok {
+						a = &v
+					}
+				}
+				ds.add(a, 1)
+			}
+			c.addDataset(ds)
+		}
+	}
+	return c
+}
+
+// overTime is the rate and the p95 of workload at threads each second, a
+// line per finished cell; ok is false when no cell finished.
+func (b *htmlBuilder) overTime(wi int, workload string, threads int) (o htmlOverTime, ok bool) {
+	var cells []Cell
+	for _, c := range b.s.Cells {
+		if c.Workload == workload && c.Threads == threads && c.Status == StatusDone && len(c.Series) > 0 {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) == 0 {
+		return o, false
+	}
+	slices.SortStableFunc(cells, func(x, y Cell) int {
+		return cmp.Or(cmp.Compare(b.color[x.Target], b.color[y.Target]), cmp.Compare(x.Round, y.Round))
+	})
+	line := func(kind, title, yTitle string, y func(Point) float64) htmlChart {
+		c := htmlChart{
+			ID: fmt.Sprintf("%s-w%d-t%d", kind, wi, threads), Kind: kind, Type: "line",
+			Title: fmt.Sprintf("%s, %s: %s", workload, htmlThreadCount(threads), title),
+			X:     htmlAxis{Title: "seconds", Linear: true}, Y: htmlAxis{Title: yTitle},
+		}
+		for _, cell := range cells {
+			ds := b.dataset(cell.Target, fmt.Sprintf("%s r%d", cell.Target, cell.Round))
+			ds.Dash = htmlDashes[max(cell.Round-1, 0)%len(htmlDashes)]
+			for _, p := range cell.Series {
+				if htmlIsFinite(p.T) {
+					ds.Points = append(ds.Points, htmlPoint{X: p.T, Y: htmlFinite(y(p))})
+				}
+			}
+			c.addDataset(ds)
+		}
+		return c
+	}
+	o = htmlOverTime{Workload: workload, Threads: threads, Charts: []htmlChart{
+		line(chartRateTime, b.rateName()+" per second", b.rateName(), b.pointRate),
+		line(chartP95Time, "p95 per second", "p95 (ms)", func(p Point) float64 { return p.P95MS }),
+	}}
+	return o, true
+}
+
+// dataset is an empty dataset in target's colour.
+func (b *htmlBuilder) dataset(target, label string) *htmlDataset {
+	return &htmlDataset{Label: label, Color: b.rgba(target, 1), Fill: b.rgba(target, 0.75)}
+}
+
+// add appends a's median times scale to the values (null for a nil a),
+// and its range.
+func (ds *htmlDataset) add(a *Agg, scale float64) {
+	if a == nil || a.N == 0 {
+		ds.Values = append(ds.Values, nil)
+		ds.Ranges = append(ds.Ranges, nil)
+		return
+	}
+	ds.Values = append(ds.Values, htmlFinite(a.Median*scale))
+	var r *[2]float64
+	if lo, hi := a.Min*scale, a.Max*scale; htmlIsFinite(lo) && htmlIsFinite(hi) {
+		r = &[2]float64{lo, hi}
+	}
+	ds.Ranges = append(ds.Ranges, r)
+}
+
+// empty says whether the dataset would draw nothing.
+func (ds *htmlDataset) empty() bool {
+	for _, v := range ds.Values {
+		if v != nil {
+			return false
+		}
+	}
+	for _, p := range ds.Points {
+		if p.Y != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlAppendCharts appends to dst the charts of cs that have something to draw.
+func htmlAppendCharts(dst []htmlChart, cs ...htmlChart) []htmlChart {
+	for _, c := range cs {
+		if len(c.Datasets) > 0 {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// addDataset adds ds to the chart unless it would draw nothing.
+func (c *htmlChart) addDataset(ds *htmlDataset) {
+	if !ds.empty() {
+		c.Datasets = append(c.Datasets, *ds)
+	}
+}
+
+func htmlIsFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// htmlFinite is &v, or nil (JSON's null) for NaN or an infinity.
+func htmlFinite(v float64) *float64 {
+	if !htmlIsFinite(v) {
+		return nil
+	}
+	return &v
+}
+
+// htmlThreadCount is "1 thread", "8 threads".
+func htmlThreadCount(n int) string {
+	if n == 1 {
+		return "1 thread"
+	}
+	return strconv.Itoa(n) + " threads"
+}
+
+// htmlNumber shows v with the digits that matter at its size.
+func htmlNumber(v float64) string {
+	switch a := math.Abs(v); {
+	case !htmlIsFinite(v):
+		return "—"
+	case math.Round(a) >= 1000:
+		return htmlThousands(v)
+	case a >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// htmlThousands shows v rounded, its digits grouped by three: "12,345".
+func htmlThousands(v float64) string {
+	digits := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+	var sb strings.Builder
+	if v < 0 {
+		sb.WriteByte('-')
+	}
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteRune(d)
+	}
+	return sb.String()
+}
+
+func htmlPercent(v float64) string {
+	if !htmlIsFinite(v) {
+		return "—"
+	}
+	return htmlNumber(v) + "%"
+}
+
+// htmlBytes shows a number of bytes in binary units: "5.25 KiB".
+func htmlBytes(v float64) string {
+	if !htmlIsFinite(v) {
+		return "—"
+	}
+	if math.Round(math.Abs(v)) < 1024 {
+		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for v /= 1024; math.Abs(v) >= 1024 && i < len(units)-1; v /= 1024 {
+		i++
+	}
+	return htmlNumber(v) + " " + units[i]
+}

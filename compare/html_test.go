@@ -1,0 +1,631 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"sysbench-go/internal/testenv"
+)
+
+// htmlEvilTarget is a target name that would run as a script if the page did
+// not escape it.
+const htmlEvilTarget = "sqlite<script>alert(1)</script>"
+
+// htmlSpec describes a synthetic comparison.
+type htmlSpec struct {
+	targets   []string
+	workloads []string
+	threads   []int
+	rounds    int
+	points    int             // intervals per cell
+	rate      string          // "tps" or "qps"
+	telemetry map[string]bool // the targets with --server-stats figures
+	// fails says which cells fail.
+	fails    func(target, workload string, threads, round int) bool
+	warnings []Warning
+	// noScreenshot spares the seconds a long page's screenshot takes.
+	noScreenshot bool
+}
+
+// htmlCases are the comparisons the report is tested with.
+func htmlCases() map[string]htmlSpec {
+	return map[string]htmlSpec{
+		// Three engines, telemetry on two, a failed cell, a name to escape.
+		"realistic": {
+			targets:   []string{"mariadb", "postgresql", htmlEvilTarget},
+			workloads: []string{"oltp_read_write", "oltp_point_select"},
+			threads:   []int{1, 8},
+			rounds:    2,
+			points:    10,
+			rate:      "tps",
+			telemetry: map[string]bool{"mariadb": true, "postgresql": true},
+			fails: func(target, workload string, threads, round int) bool {
+				return target == "postgresql" && workload == "oltp_read_write" && threads == 8 && round == 2
+			},
+			warnings: []Warning{{Kind: "durability", Message: htmlEvilTarget + " does not wait for its log to reach the disk"}},
+		},
+		// One thread count, a target none of whose cells finished, no
+		// telemetry, no warnings, queries per second.
+		"edge": {
+			targets:   []string{"mysql", "broken"},
+			workloads: []string{"oltp_insert"},
+			threads:   []int{16},
+			rounds:    1,
+			points:    5,
+			rate:      "qps",
+			fails:     func(target, _ string, _, _ int) bool { return target == "broken" },
+		},
+		// Nothing finished: no chart at all.
+		"none-finished": {
+			targets:   []string{"mariadb"},
+			workloads: []string{"oltp_delete"},
+			threads:   []int{4},
+			rounds:    2,
+			points:    10,
+			rate:      "tps",
+			fails:     func(string, string, int, int) bool { return true },
+		},
+		// 240 cells of a minute each.
+		"large": {
+			targets:   []string{"mariadb-10.11", "mariadb-11.4", "mysql-8.4", "postgresql-16", "postgresql-17"},
+			workloads: []string{"oltp_read_only", "oltp_read_write", "oltp_write_only", "oltp_update_index"},
+			threads:   []int{1, 4, 16, 64},
+			rounds:    3,
+			points:    60,
+			rate:      "tps",
+			telemetry: map[string]bool{"mariadb-11.4": true, "mysql-8.4": true, "postgresql-17": true},
+			fails: func(target, workload string, threads, round int) bool {
+				return threads == 64 && round == 3 && strings.HasPrefix(target, "mysql")
+			},
+			warnings:     []Warning{{Kind: "spread", Message: "oltp_write_only at 64 threads spreads 23% across rounds"}},
+			noScreenshot: true,
+		},
+	}
+}
+
+// htmlSummary makes a Summary as compare would read it back: cells
+// with plausible per-second series, and their groups aggregated.
+func htmlSummary(sp htmlSpec) *Summary {
+	s := &Summary{
+		SchemaVersion: SummaryVersion, Title: "Synthetic comparison", Matrix: "bench/matrix.toml",
+		Generated: time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC), Rate: sp.rate,
+		Workloads: sp.workloads, Threads: sp.threads, Rounds: sp.rounds, Warnings: sp.warnings,
+	}
+	for ti, name := range sp.targets {
+		s.Targets = append(s.Targets, htmlSynthTarget(ti, name, sp.telemetry[name]))
+	}
+	for ti, target := range sp.targets {
+		for wi, w := range sp.workloads {
+			for _, th := range sp.threads {
+				var done []Cell
+				for r := 1; r <= sp.rounds; r++ {
+					c := htmlSynthCell(sp, ti, wi, th, r)
+					s.Cells = append(s.Cells, c)
+					if c.Status == StatusDone {
+						done = append(done, c)
+					}
+				}
+				s.Groups = append(s.Groups, htmlSynthGroup(target, w, th, done, sp.telemetry[target], ti))
+			}
+		}
+	}
+	htmlMarkBest(s)
+	return s
+}
+
+func htmlSynthTarget(i int, name string, telemetry bool) Target {
+	t := Target{Name: name, Driver: []string{"mysql", "pgsql", "sqlite"}[i%3], ServerVersion: fmt.Sprintf("%d.%d.%d", 10+i, i, 2*i)}
+	if telemetry {
+		durable := i%2 == 0
+		t.Durable = &durable
+		t.Settings = []Setting{{Name: "fsync", Value: "on"}, {Name: fmt.Sprintf("commit_setting_%d", i), Value: "<b>1</b> & more"}}
+	}
+	return t
+}
+
+func htmlSynthCell(sp htmlSpec, ti, wi, threads, round int) Cell {
+	target, w := sp.targets[ti], sp.workloads[wi]
+	c := Cell{
+		ID:     fmt.Sprintf("%s/%s/t%d/r%d", target, w, threads, round),
+		Target: target, Workload: w, Threads: threads, Round: round, Status: StatusDone,
+	}
+	if sp.fails != nil && sp.fails(target, w, threads, round) {
+		c.Status = StatusFailed
+		c.Fatal = "FATAL: thread 3: query failed: ERROR: could not serialize access <due to> concurrent update"
+		return c
+	}
+	base := float64(800+300*ti) * math.Pow(float64(threads), 0.7) / float64(1+wi) * (1 + 0.03*float64(round))
+	for i := 1; i <= sp.points; i++ {
+		wobble := 1 + 0.08*math.Sin(float64(i+3*ti+round))
+		tps := base * wobble
+		c.Series = append(c.Series, Point{T: float64(i), TPS: tps, QPS: 20 * tps, P95MS: 2000 * float64(threads) / tps * (2 - wobble)})
+	}
+	c.TPS, c.QPS, c.P95MS = base, 20*base, 2000*float64(threads)/base
+	return c
+}
+
+func htmlSynthGroup(target, workload string, threads int, done []Cell, telemetry bool, ti int) Group {
+	g := Group{Workload: workload, Threads: threads, Target: target, Rounds: len(done)}
+	if len(done) == 0 {
+		return g
+	}
+	var tps, qps, p95 []float64
+	for _, c := range done {
+		tps, qps, p95 = append(tps, c.TPS), append(qps, c.QPS), append(p95, c.P95MS)
+	}
+	g.TPS, g.QPS, g.P95MS = htmlAgg(tps), htmlAgg(qps), htmlAgg(p95)
+	g.ClientCPUPct = htmlAgg([]float64{35 + 10*float64(threads%7)})
+	if telemetry {
+		cpu := htmlAgg([]float64{90 * float64(threads) / 2, 95 * float64(threads) / 2})
+		rss := htmlAgg([]float64{float64(800+100*ti) * (1 << 20), float64(820+100*ti) * (1 << 20)})
+		g.ServerCPUPct, g.PeakRSSBytes = &cpu, &rss
+		g.BytesPerTrx = map[string]Agg{"wal_bytes": htmlAgg([]float64{4200}), "data_bytes": htmlAgg([]float64{2600})}
+		if ti%2 == 1 {
+			g.BytesPerTrx["binlog_bytes"] = htmlAgg([]float64{1900})
+		}
+		var total float64
+		for _, a := range g.BytesPerTrx {
+			total += a.Median
+		}
+		g.BytesPerTrx["total"] = htmlAgg([]float64{total})
+	}
+	return g
+}
+
+func htmlAgg(v []float64) Agg {
+	v = slices.Sorted(slices.Values(v))
+	med := v[len(v)/2]
+	if len(v)%2 == 0 {
+		med = (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return Agg{N: len(v), Median: med, Min: v[0], Max: v[len(v)-1], SpreadPct: (v[len(v)-1] - v[0]) / med * 100}
+}
+
+// htmlMarkBest sets BestRate and BestP95 on each workload and thread count's
+// best group.
+func htmlMarkBest(s *Summary) {
+	best := map[[2]any][2]int{} // index of the best rate, of the best p95
+	for i, g := range s.Groups {
+		if g.Rounds == 0 {
+			continue
+		}
+		k := [2]any{g.Workload, g.Threads}
+		b, ok := best[k]
+		if !ok {
+			best[k] = [2]int{i, i}
+			continue
+		}
+		if g.TPS.Median > s.Groups[b[0]].TPS.Median {
+			b[0] = i
+		}
+		if g.P95MS.Median < s.Groups[b[1]].P95MS.Median {
+			b[1] = i
+		}
+		best[k] = b
+	}
+	for _, b := range best {
+		s.Groups[b[0]].BestRate, s.Groups[b[1]].BestP95 = true, true
+	}
+}
+
+// htmlWantChart is a chart the report of a Summary must have: its kind, and
+// its datasets' labels and how many points each draws.
+type htmlWantChart struct {
+	kind   string
+	labels []string
+	points []int
+}
+
+// htmlWantCharts derives from s, by the report's rules, the charts its page
+// has, by canvas id.
+func htmlWantCharts(s *Summary) map[string]htmlWantChart {
+	want := map[string]htmlWantChart{}
+	finished := func(w string, th int, target string) *Group {
+		for i, g := range s.Groups {
+			if g.Workload == w && g.Threads == th && g.Target == target && g.Rounds > 0 {
+				return &s.Groups[i]
+			}
+		}
+		return nil
+	}
+	// add adds the chart id unless it has no dataset.
+	add := func(id string, c htmlWantChart) {
+		if len(c.labels) > 0 {
+			want[id] = c
+		}
+	}
+	// byTarget is the chart of a dataset per target with n(target) points.
+	byTarget := func(kind string, n func(target string) int) htmlWantChart {
+		c := htmlWantChart{kind: kind}
+		for _, t := range s.Targets {
+			if k := n(t.Name); k > 0 {
+				c.labels, c.points = append(c.labels, t.Name), append(c.points, k)
+			}
+		}
+		return c
+	}
+	for wi, w := range s.Workloads {
+		add(fmt.Sprintf("throughput-w%d", wi), byTarget(chartThroughput, func(target string) (n int) {
+			for _, th := range s.Threads {
+				if finished(w, th, target) != nil {
+					n++
+				}
+			}
+			return n
+		}))
+	}
+	for _, th := range s.Threads {
+		workloads := func(has func(g *Group) bool) func(string) int {
+			return func(target string) (n int) {
+				for _, w := range s.Workloads {
+					if g := finished(w, th, target); g != nil && has(g) {
+						n++
+					}
+				}
+				return n
+			}
+		}
+		add(fmt.Sprintf("p95-t%d", th), byTarget(chartP95, workloads(func(*Group) bool { return true })))
+		add(fmt.Sprintf("server-cpu-t%d", th), byTarget(chartServerCPU, workloads(func(g *Group) bool { return g.ServerCPUPct != nil })))
+		add(fmt.Sprintf("server-rss-t%d", th), byTarget(chartServerRSS, workloads(func(g *Group) bool { return g.PeakRSSBytes != nil })))
+		bytes := htmlWantChart{kind: chartBytes}
+		for _, t := range s.Targets {
+			count := map[string]int{}
+			for _, w := range s.Workloads {
+				if g := finished(w, th, t.Name); g != nil {
+					for k := range g.BytesPerTrx {
+						count[k]++
+					}
+				}
+			}
+			if len(count) > 1 {
+				delete(count, "total")
+			}
+			for _, k := range slices.Sorted(maps.Keys(count)) {
+				bytes.labels = append(bytes.labels, t.Name+" "+strings.TrimSuffix(k, "_bytes"))
+				bytes.points = append(bytes.points, count[k])
+			}
+		}
+		add(fmt.Sprintf("bytes-per-trx-t%d", th), bytes)
+	}
+	for wi, w := range s.Workloads {
+		for _, th := range s.Threads {
+			c := htmlWantChart{}
+			for _, t := range s.Targets {
+				for r := 1; r <= s.Rounds; r++ {
+					for _, cell := range s.Cells {
+						if cell.Target == t.Name && cell.Workload == w && cell.Threads == th && cell.Round == r &&
+							cell.Status == StatusDone && len(cell.Series) > 0 {
+							c.labels = append(c.labels, fmt.Sprintf("%s r%d", t.Name, r))
+							c.points = append(c.points, len(cell.Series))
+						}
+					}
+				}
+			}
+			c.kind = chartRateTime
+			add(fmt.Sprintf("rate-time-w%d-t%d", wi, th), c)
+			c.kind = chartP95Time
+			add(fmt.Sprintf("p95-time-w%d-t%d", wi, th), c)
+		}
+	}
+	return want
+}
+
+// htmlWriteReport writes s's report to a file in a test directory.
+func htmlWriteReport(t *testing.T, s *Summary) (path string, doc string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, buf.String()
+}
+
+var htmlCanvasKind = regexp.MustCompile(`<canvas id="([^"]+)" data-chart="([^"]+)"`)
+
+// htmlExternalRef returns the first src= or href= in doc that points at
+// the network ("http:", "https:" or "//"), or "".
+func htmlExternalRef(doc string) string {
+	lower := strings.ToLower(doc)
+	for _, attr := range []string{"src", "href"} {
+		for i := strings.Index(lower, attr); i >= 0; i = htmlNextIndex(lower, attr, i) {
+			rest := strings.TrimLeft(lower[i+len(attr):], " \t\n")
+			if !strings.HasPrefix(rest, "=") {
+				continue
+			}
+			rest = strings.TrimLeft(rest[1:], " \t\n\"'")
+			for _, scheme := range []string{"http:", "https:", "//"} {
+				if strings.HasPrefix(rest, scheme) {
+					return doc[i:min(len(doc), i+60)]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// htmlNextIndex is the index of the next s in doc after the one at i, or -1.
+func htmlNextIndex(doc, s string, i int) int {
+	j := strings.Index(doc[i+1:], s)
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// htmlReportData returns the text of the page's #report-data.
+func htmlReportData(doc string) (string, bool) {
+	_, after, ok := strings.Cut(doc, `<script type="application/json" id="report-data">`)
+	data, _, closed := strings.Cut(after, "</script>")
+	return data, ok && closed
+}
+
+func TestHTMLReport(t *testing.T) {
+	for name, sp := range htmlCases() {
+		t.Run(name, func(t *testing.T) {
+			s := htmlSummary(sp)
+			want := htmlWantCharts(s)
+			path, doc := htmlWriteReport(t, s)
+			htmlCheckDocument(t, s, doc, want)
+			shot := ""
+			if !sp.noScreenshot {
+				shot = filepath.Join(testenv.ArtifactDir(t), "report-"+name+".png")
+			}
+			htmlCheckCharts(t, want, testenv.CheckHTMLReport(t, path, shot))
+		})
+	}
+}
+
+// htmlCheckDocument checks the page without a browser: self-contained, escaped,
+// a canvas and the figures of each chart wanted, the tables.
+func htmlCheckDocument(t *testing.T, s *Summary, doc string, want map[string]htmlWantChart) {
+	t.Helper()
+	if m := htmlExternalRef(doc); m != "" {
+		t.Errorf("the page refers to the network: %q", m)
+	}
+	if strings.Contains(doc, "<script>alert") {
+		t.Error("a target's name went into the page unescaped")
+	}
+	for _, tg := range s.Targets {
+		if !strings.Contains(doc, ">"+htmlEscape(tg.Name)+"<") {
+			t.Errorf("no column heading for target %q", tg.Name)
+		}
+	}
+	for _, c := range s.Cells {
+		if c.Fatal != "" && !strings.Contains(doc, htmlEscape(c.Fatal)) {
+			t.Errorf("cell %s's FATAL line is not in the page", c.ID)
+		}
+	}
+	for _, w := range s.Warnings {
+		if !strings.Contains(doc, htmlEscape(w.Message)) {
+			t.Errorf("warning %q is not in the page", w.Message)
+		}
+	}
+	for _, th := range s.Threads {
+		if !strings.Contains(doc, fmt.Sprintf(`<section id="threads-%d">`, th)) {
+			t.Errorf("no section for %d threads", th)
+		}
+	}
+
+	canvases := map[string]string{}
+	for _, m := range htmlCanvasKind.FindAllStringSubmatch(doc, -1) {
+		canvases[m[1]] = m[2]
+	}
+	wantKinds := map[string]string{}
+	for id, c := range want {
+		wantKinds[id] = c.kind
+	}
+	if !maps.Equal(canvases, wantKinds) {
+		t.Errorf("canvases (id: kind):\n got %v\nwant %v", canvases, wantKinds)
+	}
+
+	text, ok := htmlReportData(doc)
+	if !ok {
+		t.Fatal("no #report-data in the page")
+	}
+	var data htmlData
+	if err := json.Unmarshal([]byte(text), &data); err != nil {
+		t.Fatalf("#report-data: %v", err)
+	}
+	for _, c := range data.Charts {
+		w := want[c.ID]
+		var labels []string
+		for _, ds := range c.Datasets {
+			labels = append(labels, ds.Label)
+		}
+		if !slices.Equal(labels, w.labels) {
+			t.Errorf("#report-data chart %s: datasets %q, want %q", c.ID, labels, w.labels)
+		}
+	}
+	if len(data.Charts) != len(want) {
+		t.Errorf("#report-data has %d charts, want %d", len(data.Charts), len(want))
+	}
+}
+
+// htmlCheckCharts checks what the browser drew against the charts wanted.
+func htmlCheckCharts(t *testing.T, want map[string]htmlWantChart, got []testenv.ChartCheck) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, c := range got {
+		seen[c.ID] = true
+		w, ok := want[c.ID]
+		if !ok {
+			t.Errorf("chart %s (%s) is not wanted", c.ID, c.Kind)
+			continue
+		}
+		if c.Kind != w.kind {
+			t.Errorf("chart %s is a %s chart, want %s", c.ID, c.Kind, w.kind)
+		}
+		if !slices.Equal(c.Labels(), w.labels) {
+			t.Errorf("chart %s: datasets %q, want %q", c.ID, c.Labels(), w.labels)
+			continue
+		}
+		for i, d := range c.Datasets {
+			if d.Points != w.points[i] {
+				t.Errorf("chart %s, dataset %q: %d points drawn, want %d", c.ID, d.Label, d.Points, w.points[i])
+			}
+		}
+	}
+	for id := range want {
+		if !seen[id] {
+			t.Errorf("chart %s was not drawn", id)
+		}
+	}
+}
+
+// htmlEscape is s as the page's text shows it.
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
+
+// TestHTMLBrowserCheckFindsFaults shows that the browser check fails the
+// pages it should: a script that throws, a request to the network, a
+// console.error, a canvas with no chart, a dataset with no values, a
+// blank chart, and a page whose count of charts is wrong.
+func TestHTMLBrowserCheckFindsFaults(t *testing.T) {
+	chromium := testenv.Chromium(t)
+	pages := map[string]struct {
+		body string
+		want []string // in the problems
+	}{
+		"throws": {
+			body: `<script>throw new Error("boom")</script>`,
+			want: []string{"JavaScript exception: Uncaught Error: boom", "did not set data-charts-ready"},
+		},
+		"faulty": {
+			body: `<img src="http://127.0.0.1:9/x.png" alt="">
+<canvas id="c1" data-chart="one"></canvas><canvas id="c2" data-chart="blank"></canvas><canvas id="c3" data-chart="none"></canvas>
+<script>` + chartJS + `</script>
+<script>
+new Chart(document.getElementById('c1'), {type: 'line', options: {animation: false},
+  data: {labels: ['a', 'b'], datasets: [{label: 'empty', data: [null, null]}, {label: 'full', data: [1, 2], borderColor: 'rgb(200,0,0)'}]}});
+new Chart(document.getElementById('c2'), {type: 'bar', options: {animation: false},
+  data: {labels: ['a'], datasets: [{label: 'clear', data: [1], backgroundColor: 'rgba(0,0,0,0)'}]}});
+console.error('oops', 42);
+document.body.dataset.chartsReady = '2';
+</script>`,
+			want: []string{
+				"network request for http://127.0.0.1:9/x.png",
+				"console.error: oops 42",
+				`chart c1 (one): dataset "empty" has no values`,
+				"chart c2 (blank): its plot area is blank",
+				"chart c3 (none): Chart.js has no chart on the canvas",
+				"the page says it drew 2 charts, it has 3",
+			},
+		},
+	}
+	for name, p := range pages {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name+".html")
+			doc := "<!DOCTYPE html><html><head><meta charset=utf-8><link rel=icon href=\"data:,\"></head><body>" + p.body + "</body></html>"
+			if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in, err := testenv.InspectHTMLReport(t.Context(), chromium, t.TempDir(), path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(in.Problems, "\n")
+			for _, w := range p.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no problem %q in:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+// TestHTMLAssetsInline checks that the scripts can go inline: nothing in
+// them ends a <script> element or the comment the license goes in.
+func TestHTMLAssetsInline(t *testing.T) {
+	for name, js := range map[string]string{"chart.umd.min.js": chartJS, "report.js": reportJS} {
+		if l := strings.ToLower(js); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
+			t.Errorf("%s has </script or <!--", name)
+		}
+	}
+	if strings.Contains(chartJSLicense, "*/") {
+		t.Error("Chart.js's license has */, which would end its comment")
+	}
+}
+
+// TestHTMLNotFinite checks that figures JSON cannot hold (NaN, the
+// infinities) neither stop the report nor reach its data.
+func TestHTMLNotFinite(t *testing.T) {
+	s := htmlSummary(htmlCases()["edge"])
+	nan, inf := math.NaN(), math.Inf(1)
+	g := &s.Groups[0]
+	g.QPS = Agg{N: 1, Median: nan, Min: nan, Max: nan, SpreadPct: nan} // the edge case's rate
+	g.P95MS = Agg{N: 2, Median: 3, Min: 1, Max: inf, SpreadPct: inf}
+	g.ServerCPUPct = &Agg{N: 1, Median: inf}
+	s.Cells[0].Series[0].P95MS = nan
+	_, doc := htmlWriteReport(t, s)
+	text, ok := htmlReportData(doc)
+	if !ok {
+		t.Fatal("no #report-data in the page")
+	}
+	var data htmlData
+	if err := json.Unmarshal([]byte(text), &data); err != nil {
+		t.Fatalf("#report-data: %v", err)
+	}
+	var ids []string
+	for _, c := range data.Charts {
+		ids = append(ids, c.ID)
+	}
+	// The NaN rate leaves its chart without a dataset; the infinite CPU
+	// leaves its chart out; the NaN p95 leaves a gap.
+	if want := []string{"p95-t16", "rate-time-w0-t16", "p95-time-w0-t16"}; !slices.Equal(ids, want) {
+		t.Errorf("charts %q, want %q", ids, want)
+	}
+	for _, c := range data.Charts {
+		if c.ID == "p95-time-w0-t16" && c.Datasets[0].Points[0].Y != nil {
+			t.Errorf("the NaN p95 is %v in the chart, want null", *c.Datasets[0].Points[0].Y)
+		}
+	}
+}
+
+func TestHTMLNil(t *testing.T) {
+	if err := WriteHTML(&bytes.Buffer{}, nil); err == nil {
+		t.Error("WriteHTML(nil) did not fail")
+	}
+}
+
+func TestHTMLNumbers(t *testing.T) {
+	for _, c := range []struct {
+		v     float64
+		f     func(float64) string
+		shown string
+	}{
+		{1234567.8, htmlNumber, "1,234,568"},
+		{-1234, htmlNumber, "-1,234"},
+		{999.6, htmlNumber, "1,000"},
+		{123.4, htmlNumber, "123"},
+		{12.34, htmlNumber, "12.3"},
+		{1.234, htmlNumber, "1.23"},
+		{math.NaN(), htmlNumber, "—"},
+		{math.Inf(1), htmlPercent, "—"},
+		{87.5, htmlPercent, "87.5%"},
+		{0, htmlBytes, "0 B"},
+		{512.4, htmlBytes, "512 B"},
+		{1023.6, htmlBytes, "1.00 KiB"},
+		{5376, htmlBytes, "5.25 KiB"},
+		{3 << 30, htmlBytes, "3.00 GiB"},
+	} {
+		if got := c.f(c.v); got != c.shown {
+			t.Errorf("%v shown as %q, want %q", c.v, got, c.shown)
+		}
+	}
+}

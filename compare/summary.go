@@ -1,0 +1,121 @@
+package compare
+
+import "time"
+
+// SummaryVersion is the version of compare.json's format.
+const SummaryVersion = 1
+
+// Summary is a comparison read back from its results files: what the
+// text and Markdown tables, compare.json and report.html all show.
+type Summary struct {
+	SchemaVersion int       `json:"schema_version"`
+	Title         string    `json:"title"`
+	Matrix        string    `json:"matrix"` // the matrix file it ran
+	Generated     time.Time `json:"generated"`
+	// Rate is the throughput figure of the tables: "tps" or "qps".
+	Rate      string    `json:"rate"`
+	Targets   []Target  `json:"targets"`
+	Workloads []string  `json:"workloads"`
+	Threads   []int     `json:"threads"`
+	Rounds    int       `json:"rounds"`
+	Groups    []Group   `json:"groups"`
+	Cells     []Cell    `json:"cells"`
+	Warnings  []Warning `json:"warnings"`
+}
+
+// Target is one engine of the comparison, as its runs found it.
+type Target struct {
+	Name          string `json:"name"`
+	Driver        string `json:"driver"`
+	ServerVersion string `json:"server_version,omitempty"`
+	// Settings are the durability settings --server-stats read (the
+	// first finished cell's), empty without it.
+	Settings []Setting `json:"settings"`
+	// Durable says whether a commit waits for its log to reach the disk
+	// (nil when the settings were not read).
+	Durable *bool `json:"durable,omitempty"`
+}
+
+// Setting is a server setting.
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Group is the rounds of one workload at one thread count on one target,
+// aggregated: the medians, and their spread across rounds.
+type Group struct {
+	Workload string `json:"workload"`
+	Threads  int    `json:"threads"`
+	Target   string `json:"target"`
+	// Rounds is how many rounds finished (the aggregates are over them).
+	Rounds int `json:"rounds"`
+	TPS    Agg `json:"tps"`
+	QPS    Agg `json:"qps"`
+	P95MS  Agg `json:"p95_ms"`
+	// Best marks the best target of the workload and thread count: the
+	// highest median rate, the lowest median p95.
+	BestRate bool `json:"best_rate"`
+	BestP95  bool `json:"best_p95"`
+	// ServerCPUPct, PeakRSSBytes and BytesPerTrx come from --server-stats
+	// (nil without it, or for a server on another machine).
+	ServerCPUPct *Agg `json:"server_cpu_pct,omitempty"`
+	PeakRSSBytes *Agg `json:"server_peak_memory_bytes,omitempty"`
+	// BytesPerTrx are the bytes the server wrote per transaction, by kind
+	// (wal_bytes, binlog_bytes, data_bytes) and in all ("total").
+	BytesPerTrx map[string]Agg `json:"bytes_per_trx,omitempty"`
+	// ClientCPUPct is the client process's CPU time over the cell's wall
+	// time (100 = one core).
+	ClientCPUPct Agg `json:"client_cpu_pct"`
+}
+
+// Agg is a figure over the finished rounds.
+type Agg struct {
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	// SpreadPct is (max - min) / median in percent.
+	SpreadPct float64 `json:"spread_pct"`
+}
+
+// Cell is one run: a target, a workload, a thread count and a round.
+type Cell struct {
+	ID       string `json:"id"`
+	Target   string `json:"target"`
+	Workload string `json:"workload"`
+	Threads  int    `json:"threads"`
+	Round    int    `json:"round"` // from 1
+	Status   string `json:"status"`
+	// Fatal is a failed cell's FATAL line.
+	Fatal string `json:"fatal,omitempty"`
+	// Results is the cell's results file, relative to the directory.
+	Results string  `json:"results,omitempty"`
+	TPS     float64 `json:"tps"`
+	QPS     float64 `json:"qps"`
+	P95MS   float64 `json:"p95_ms"`
+	// Series are the cell's per-second intervals.
+	Series []Point `json:"series"`
+}
+
+// Point is one interval of a cell's run.
+type Point struct {
+	T     float64 `json:"t_s"`
+	TPS   float64 `json:"tps"`
+	QPS   float64 `json:"qps"`
+	P95MS float64 `json:"p95_ms"`
+}
+
+// Warning is something detected that makes the comparison unfair.
+type Warning struct {
+	Kind    string `json:"kind"` // server_version, durability, client_cpu, spread
+	Message string `json:"message"`
+}
+
+// Cell statuses.
+const (
+	StatusPending     = "pending"
+	StatusDone        = "done"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)

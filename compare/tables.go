@@ -1,0 +1,329 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// table is one side-by-side table: rows of workloads (or settings),
+// a column per target.
+type table struct {
+	title  string
+	marked bool // whether it marks the best
+	header []string
+	rows   [][]string
+	best   [][]bool // marked cells, by row and column
+}
+
+// figure is one of the figures the tables show, in text, Markdown and
+// HTML alike.
+type figure struct {
+	caption string
+	// always shows its table even when no group has the figure.
+	always bool
+	// agg reads it of a group: nil when the group lacks it.
+	agg func(*Group) *Agg
+	// text and html format a value for the text and the HTML tables.
+	text, html func(float64) string
+	// best is how the best is marked (nil: not marked).
+	best func(*Group) bool
+	// spread shows the spread across rounds in the text tables.
+	spread bool
+	// detail is more of it for the HTML tooltip (nil: none).
+	detail func(*Group) string
+}
+
+// Rate names: the throughput the tables show.
+const (
+	RateTPS = "tps"
+	RateQPS = "qps"
+)
+
+// Bytes-per-transaction kinds beside the kinds --server-stats reads
+// (wal_bytes, binlog_bytes, data_bytes): their sum.
+const BytesTotal = "total"
+
+func (s *Summary) figures() []figure {
+	rate := strings.ToUpper(s.Rate)
+	fixed := func(prec int) func(float64) string {
+		return func(v float64) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	}
+	return []figure{
+		{caption: rate + ", median of the rounds (spread: (max - min) / median)", always: true, spread: true,
+			agg:  func(g *Group) *Agg { a := g.Rate(s.Rate); return &a },
+			text: fixed(1), html: htmlNumber, best: func(g *Group) bool { return g.BestRate }},
+		{caption: "p95 latency (ms), median of the rounds", always: true, spread: true,
+			agg:  func(g *Group) *Agg { return &g.P95MS },
+			text: fixed(2), html: htmlNumber, best: func(g *Group) bool { return g.BestP95 }},
+		{caption: "server CPU (%, average over the run; 100 = one core)",
+			agg: func(g *Group) *Agg { return g.ServerCPUPct }, text: fixed(0), html: htmlPercent},
+		{caption: "server memory (peak)",
+			agg: func(g *Group) *Agg { return g.PeakRSSBytes }, text: mebibytes, html: htmlBytes},
+		{caption: "bytes written per transaction (WAL/redo + binary log + data files)",
+			agg: bytesTotal, text: fixed(0), html: htmlBytes, detail: htmlBytesDetail},
+		{caption: "client CPU (%, 100 = one core)",
+			agg: func(g *Group) *Agg {
+				if g.ClientCPUPct.N == 0 {
+					return nil
+				}
+				return &g.ClientCPUPct
+			}, text: fixed(0), html: htmlPercent},
+	}
+}
+
+func mebibytes(v float64) string { return fmt.Sprintf("%.0f MiB", v/(1<<20)) }
+
+// bytesTotal is a group's bytes written per transaction in all.
+func bytesTotal(g *Group) *Agg {
+	if a, ok := g.BytesPerTrx[BytesTotal]; ok {
+		return &a
+	}
+	return nil
+}
+
+// tables are the summary's tables: for each thread count, each figure
+// that some group has; then the targets' settings side by side.
+func (s *Summary) tables() []table {
+	var out []table
+	header := []string{"workload"}
+	for _, t := range s.Targets {
+		header = append(header, t.Name)
+	}
+	for _, th := range s.Threads {
+		for _, f := range s.figures() {
+			tb := table{title: fmt.Sprintf("%s: %s", plural(th, "thread"), f.caption), header: header, marked: f.best != nil}
+			present := false
+			for _, w := range s.Workloads {
+				row, marks := []string{w}, []bool{false}
+				for _, t := range s.Targets {
+					cell, mark := "-", false
+					if g := s.group(w, th, t.Name); g != nil && g.Rounds > 0 {
+						if a := f.agg(g); a != nil && a.N > 0 {
+							cell, present = s.formatAgg(*a, f), true
+							mark = f.best != nil && f.best(g)
+						}
+					}
+					row, marks = append(row, cell), append(marks, mark)
+				}
+				tb.rows, tb.best = append(tb.rows, row), append(tb.best, marks)
+			}
+			if present || f.always {
+				out = append(out, tb)
+			}
+		}
+	}
+	if st := s.settingsTable(); len(st.rows) > 0 {
+		out = append(out, st)
+	}
+	return out
+}
+
+// formatAgg is a median with its spread, and how many rounds it is of
+// when fewer than the design's.
+func (s *Summary) formatAgg(a Agg, f figure) string {
+	out := f.text(a.Median)
+	if a.N > 1 && f.spread {
+		out += fmt.Sprintf(" (%.1f%%)", a.SpreadPct)
+	}
+	if a.N < s.Rounds {
+		out += fmt.Sprintf(" [%d/%d rounds]", a.N, s.Rounds)
+	}
+	return out
+}
+
+// settingsTable lists every setting read on some target, one column per
+// target, the server version first.
+func (s *Summary) settingsTable() table {
+	tb := table{title: "server settings", header: []string{"setting"}}
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range s.Targets {
+		tb.header = append(tb.header, t.Name)
+		for _, st := range t.Settings {
+			if !seen[st.Name] && st.Name != "version" && st.Name != "server_version" {
+				seen[st.Name] = true
+				names = append(names, st.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return tb
+	}
+	version := []string{"server version"}
+	for _, t := range s.Targets {
+		version = append(version, or(t.ServerVersion, "-"))
+	}
+	tb.rows = append(tb.rows, version)
+	for _, n := range names {
+		row := []string{n}
+		for _, t := range s.Targets {
+			v, _ := setting(t, n)
+			row = append(row, or(v, "-"))
+		}
+		tb.rows = append(tb.rows, row)
+	}
+	tb.best = make([][]bool, len(tb.rows))
+	for i := range tb.best {
+		tb.best[i] = make([]bool, len(tb.header))
+	}
+	return tb
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// WriteText prints the summary as aligned text tables.
+func (s *Summary) WriteText(w io.Writer) {
+	s.writeHead(w, false)
+	for _, tb := range s.tables() {
+		title := tb.title
+		if tb.marked {
+			title += "; * best"
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		widths := make([]int, len(tb.header))
+		for i, h := range tb.header {
+			widths[i] = utf8.RuneCountInString(h)
+		}
+		cells := make([][]string, len(tb.rows))
+		for r, row := range tb.rows {
+			cells[r] = make([]string, len(row))
+			for c, v := range row {
+				if tb.best[r][c] {
+					v += " *"
+				}
+				cells[r][c] = v
+				widths[c] = max(widths[c], utf8.RuneCountInString(v))
+			}
+		}
+		writeRow(w, tb.header, widths)
+		for _, row := range cells {
+			writeRow(w, row, widths)
+		}
+	}
+	s.writeTail(w, false)
+}
+
+func writeRow(w io.Writer, cells []string, widths []int) {
+	var b strings.Builder
+	b.WriteString("  ")
+	for i, c := range cells {
+		b.WriteString(c)
+		if i < len(cells)-1 {
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+		}
+	}
+	fmt.Fprintln(w, b.String())
+}
+
+// WriteMarkdown prints the summary as Markdown tables, the best in bold.
+func (s *Summary) WriteMarkdown(w io.Writer) {
+	s.writeHead(w, true)
+	for _, tb := range s.tables() {
+		title := mdEscape(tb.title)
+		if tb.marked {
+			title += "; best in bold"
+		}
+		fmt.Fprintf(w, "\n**%s**\n\n", title)
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(mdRow(tb.header), " | "), strings.Repeat("---|", len(tb.header)))
+		for r, row := range tb.rows {
+			cells := mdRow(row)
+			for c := range cells {
+				if tb.best[r][c] {
+					cells[c] = "**" + cells[c] + "**"
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	s.writeTail(w, true)
+}
+
+func mdRow(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = mdEscape(c)
+	}
+	return out
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(s)
+}
+
+func (s *Summary) writeHead(w io.Writer, md bool) {
+	done, failed := s.counts()
+	line := fmt.Sprintf("%s: %d targets, %d workloads, threads %s, %d rounds; %d of %d cells done",
+		s.Title, len(s.Targets), len(s.Workloads), joinInts(s.Threads), s.Rounds, done, len(s.Cells))
+	if failed > 0 {
+		line += fmt.Sprintf(", %d failed", failed)
+	}
+	if md {
+		fmt.Fprintf(w, "### %s\n", mdEscape(line))
+		return
+	}
+	fmt.Fprintln(w, line)
+}
+
+func (s *Summary) writeTail(w io.Writer, md bool) {
+	bullet := func(format string, a ...any) {
+		line := fmt.Sprintf(format, a...)
+		if md {
+			line = mdEscape(line)
+		}
+		fmt.Fprintf(w, "  - %s\n", line)
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintf(w, "\nWarnings:\n")
+		for _, wn := range s.Warnings {
+			bullet("%s", wn.Message)
+		}
+	}
+	var failed []Cell
+	for _, c := range s.Cells {
+		if c.Status == StatusFailed || c.Status == StatusInterrupted {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\nCells not done:\n")
+		for _, c := range failed {
+			bullet("%s: %s: %s", c.ID, c.Status, c.Fatal)
+		}
+	}
+}
+
+// counts are the cells done and failed.
+func (s *Summary) counts() (done, failed int) {
+	for _, c := range s.Cells {
+		switch c.Status {
+		case StatusDone:
+			done++
+		case StatusFailed:
+			failed++
+		}
+	}
+	return done, failed
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func joinInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,169 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SpreadLimit is the spread across rounds above which a figure is flagged.
+const SpreadLimit = 5.0
+
+// clientSaturated is the share of the cores a cell could use above which
+// its client, not its server, may have set the pace.
+const clientSaturated = 0.9
+
+// durabilitySettings are the settings that decide what a commit costs.
+var durabilitySettings = []string{"log_bin", "sync_binlog", "innodb_flush_log_at_trx_commit", "innodb_doublewrite",
+	"binlog_format", "fsync", "synchronous_commit", "wal_level", "full_page_writes"}
+
+// warnings are what the results show that makes the comparison unfair.
+func warnings(s *Summary, cells []CellState, cpus int) []Warning {
+	out := versionWarnings(s.Targets)
+	out = append(out, durabilityWarnings(s.Targets)...)
+	out = append(out, clientWarnings(s, cpus)...)
+	return append(out, spreadWarnings(s)...)
+}
+
+// family is an engine as versions compare: MariaDB and MySQL share a
+// driver but not versions.
+func family(t Target) string {
+	if t.Driver == "mysql" && strings.Contains(strings.ToLower(t.ServerVersion), "mariadb") {
+		return "MariaDB"
+	}
+	switch t.Driver {
+	case "mysql":
+		return "MySQL"
+	case "pgsql":
+		return "PostgreSQL"
+	}
+	return t.Driver
+}
+
+func versionWarnings(ts []Target) []Warning {
+	var out []Warning
+	byFamily := map[string][]Target{}
+	var order []string
+	for _, t := range ts {
+		if t.ServerVersion == "" {
+			continue
+		}
+		f := family(t)
+		if _, ok := byFamily[f]; !ok {
+			order = append(order, f)
+		}
+		byFamily[f] = append(byFamily[f], t)
+	}
+	for _, f := range order {
+		group := byFamily[f]
+		if slices.ContainsFunc(group, func(t Target) bool { return t.ServerVersion != group[0].ServerVersion }) {
+			var parts []string
+			for _, t := range group {
+				parts = append(parts, fmt.Sprintf("%s %s", t.Name, t.ServerVersion))
+			}
+			out = append(out, Warning{Kind: "server_version",
+				Message: fmt.Sprintf("%s targets run different server versions: %s", f, strings.Join(parts, ", "))})
+		}
+	}
+	return out
+}
+
+// durabilityWarnings flag targets whose commits are durable when others'
+// are not, and targets of one engine whose durability settings differ.
+func durabilityWarnings(ts []Target) []Warning {
+	var out []Warning
+	var yes, no []string
+	for _, t := range ts {
+		if t.Durable == nil {
+			continue
+		}
+		if *t.Durable {
+			yes = append(yes, t.Name)
+		} else {
+			no = append(no, fmt.Sprintf("%s (%s)", t.Name, settingsText(t)))
+		}
+	}
+	if len(yes) > 0 && len(no) > 0 {
+		out = append(out, Warning{Kind: "durability", Message: fmt.Sprintf(
+			"commits do not wait for the disk on %s, and do on %s: their write figures do not compare",
+			strings.Join(no, ", "), strings.Join(yes, ", "))})
+	}
+	for i, a := range ts {
+		for _, b := range ts[i+1:] {
+			if family(a) != family(b) || len(a.Settings) == 0 || len(b.Settings) == 0 {
+				continue
+			}
+			var diff []string
+			for _, name := range durabilitySettings {
+				va, oka := setting(a, name)
+				vb, okb := setting(b, name)
+				if oka && okb && !strings.EqualFold(va, vb) {
+					diff = append(diff, fmt.Sprintf("%s %s / %s", name, va, vb))
+				}
+			}
+			if len(diff) > 0 {
+				out = append(out, Warning{Kind: "durability", Message: fmt.Sprintf(
+					"%s and %s have different durability settings: %s", a.Name, b.Name, strings.Join(diff, ", "))})
+			}
+		}
+	}
+	return out
+}
+
+func setting(t Target, name string) (string, bool) {
+	for _, s := range t.Settings {
+		if s.Name == name {
+			return s.Value, true
+		}
+	}
+	return "", false
+}
+
+// settingsText names a target's durability settings that were read.
+func settingsText(t Target) string {
+	var parts []string
+	for _, name := range durabilitySettings {
+		if v, ok := setting(t, name); ok && name != "binlog_format" && name != "wal_level" {
+			parts = append(parts, name+"="+v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// clientWarnings flag groups whose client used nearly all the cores it
+// could: as many as its threads, at most the machine's. An embedded
+// engine runs in the client, so its client is always busy.
+func clientWarnings(s *Summary, cpus int) []Warning {
+	if cpus <= 0 {
+		return nil
+	}
+	var out []Warning
+	embedded := map[string]bool{}
+	for _, t := range s.Targets {
+		embedded[t.Name] = t.Driver == "sqlite" // the engine is the client
+	}
+	for _, g := range s.Groups {
+		if g.ClientCPUPct.N == 0 || embedded[g.Target] {
+			continue
+		}
+		limit := 100 * clientSaturated * float64(min(g.Threads, cpus))
+		if g.ClientCPUPct.Max >= limit {
+			out = append(out, Warning{Kind: "client_cpu", Message: fmt.Sprintf(
+				"%s, %s, %s: the client used %.0f%% CPU (of %d cores): the client, not the server, may have set the pace",
+				g.Target, g.Workload, plural(g.Threads, "thread"), g.ClientCPUPct.Max, cpus)})
+		}
+	}
+	return out
+}
+
+func spreadWarnings(s *Summary) []Warning {
+	var out []Warning
+	for _, g := range s.Groups {
+		if a := g.Rate(s.Rate); a.N > 1 && a.SpreadPct > SpreadLimit {
+			out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf(
+				"%s, %s, %s: %s spread %.1f%% across %d rounds (above %.0f%%)",
+				g.Target, g.Workload, plural(g.Threads, "thread"), strings.ToUpper(s.Rate), a.SpreadPct, a.N, SpreadLimit)})
+		}
+	}
+	return out
+}
