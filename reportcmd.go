@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"sysbench-go/logging"
@@ -33,19 +35,52 @@ func (p *program) reportCommand(args []string) int {
 	case len(files) == 0:
 		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
 	}
-	rs := make([]*report.Results, len(files))
-	for i, f := range files {
-		r, err := report.ReadFile(f)
-		if err != nil {
-			return p.fail(err)
-		}
-		rs[i] = r
+	rs, files, err := readResultsArgs(files)
+	if err != nil {
+		return p.fail(err)
 	}
 	merged, err := report.Merge(rs, files, values.Bool("force"))
 	if err == nil {
 		err = p.printResults(merged, values)
 	}
 	return p.fail(err)
+}
+
+// readResultsArgs reads the results files named, a directory standing
+// for the *.json files in it but merged ones (a merge written into the
+// directory it read, as the Kubernetes merge job does, is not read again).
+func readResultsArgs(args []string) ([]*report.Results, []string, error) {
+	var rs []*report.Results
+	var names []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			r, err := report.ReadFile(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			rs, names = append(rs, r), append(names, a)
+			continue
+		}
+		found, _ := filepath.Glob(filepath.Join(a, "*.json"))
+		n := len(rs)
+		for _, f := range found {
+			if strings.HasPrefix(filepath.Base(f), ".") {
+				continue
+			}
+			r, err := report.ReadFile(f)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(r.Merged) == 0 {
+				rs, names = append(rs, r), append(names, f)
+			}
+		}
+		if len(rs) == n {
+			return nil, nil, fmt.Errorf("report: no results file in the directory '%s'", a)
+		}
+	}
+	return rs, names, nil
 }
 
 // commandArgs reads a command's options (those of opts) and its other
@@ -70,8 +105,8 @@ func (p *program) commandArgs(opts []options.Option, args []string) (*options.Va
 }
 
 func printReportHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE...\n\n")
-	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows.\n\n")
+	fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE|DIR...\n\n")
+	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows, and how\nthe windows line up. A directory stands for the results files in it (merged ones left out).\n\n")
 	fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
 }
 
@@ -95,6 +130,9 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 	}
 	if len(r.Merged) > 1 {
 		p.log.Noticef("Merged %d results: %s", len(r.Merged), strings.Join(r.Merged, ", "))
+		if r.Alignment != nil {
+			report.WriteAlignment(p.log.Writer(logging.Notice), r.Alignment)
+		}
 	}
 	text := &report.Text{Out: p.log.Writer(logging.Notice), Hooks: resultHooks{sql: r.Workload.Driver != ""},
 		Histogram: values.Bool("histogram")}

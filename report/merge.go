@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"sysbench-go/metrics"
 )
@@ -49,10 +51,15 @@ func Merge(rs []*Results, names []string, force bool) (*Results, error) {
 	// Servers' records do not add up (one server watched by several
 	// clients, or several servers): a merge keeps none.
 	out.Server = nil
-	out.Settings.Threads = 0
+	out.Settings.Threads, out.Settings.Rate, out.Settings.Events = 0, 0, 0
+	out.Instance = nil
+	align := Align(rs)
+	out.Alignment = &align
 	out.Exit = Exit{Reason: "completed", Fatal: []string{}}
 	for _, r := range rs {
 		out.Settings.Threads += r.Settings.Threads
+		out.Settings.Rate += r.Settings.Rate
+		out.Settings.Events += r.Settings.Events
 		if r.Start.Before(out.Start) {
 			out.Start = r.Start
 		}
@@ -109,4 +116,60 @@ func union(a, b map[string]string) map[string]string {
 	}
 	maps.Copy(out, b)
 	return out
+}
+
+// Alignment is how the measured windows of merged results line up: for
+// the instances of one distributed run (--start-at), they should start
+// and end together.
+type Alignment struct {
+	// StartSpreadS and EndSpreadS are the latest start (end) minus the
+	// earliest, in seconds.
+	StartSpreadS float64 `json:"start_spread_s"`
+	EndSpreadS   float64 `json:"end_spread_s"`
+	// OverlapS is the time every window covers (0 when they do not all
+	// overlap); LongestS the longest window.
+	OverlapS float64 `json:"overlap_s"`
+	LongestS float64 `json:"longest_s"`
+}
+
+// Align measures how the results' measured windows line up.
+func Align(rs []*Results) Alignment {
+	var a Alignment
+	var first, last, firstEnd, lastEnd time.Time
+	for i, r := range rs {
+		w := r.Total
+		if i == 0 || w.Start.Before(first) {
+			first = w.Start
+		}
+		if i == 0 || w.Start.After(last) {
+			last = w.Start
+		}
+		if i == 0 || w.End.Before(firstEnd) {
+			firstEnd = w.End
+		}
+		if i == 0 || w.End.After(lastEnd) {
+			lastEnd = w.End
+		}
+		a.LongestS = max(a.LongestS, w.End.Sub(w.Start).Seconds())
+	}
+	a.StartSpreadS, a.EndSpreadS = last.Sub(first).Seconds(), lastEnd.Sub(firstEnd).Seconds()
+	a.OverlapS = max(0, firstEnd.Sub(last).Seconds())
+	return a
+}
+
+// WriteAlignment says how merged windows line up, and warns when they do
+// not overlap at all.
+func WriteAlignment(w io.Writer, a *Alignment) {
+	fmt.Fprintf(w, "Measured windows: starts within %s, ends within %s; %.3fs of the longest %.3fs common to all\n",
+		spreadText(a.StartSpreadS), spreadText(a.EndSpreadS), a.OverlapS, a.LongestS)
+	if a.OverlapS == 0 {
+		fmt.Fprintf(w, "WARNING: the measured windows do not overlap: the merged rates are not those of simultaneous load (--start-at aligns instances)\n")
+	}
+}
+
+func spreadText(sec float64) string {
+	if sec < 1 {
+		return fmt.Sprintf("%.1f ms", sec*1000)
+	}
+	return fmt.Sprintf("%.3f s", sec)
 }

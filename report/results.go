@@ -52,8 +52,20 @@ type Results struct {
 	Server *ServerStats `json:"server,omitempty"`
 	// Statements are --statement-stats' statements, the most time first.
 	Statements []StatementResult `json:"statements,omitempty"`
-	// Merged names the files a merged result was made of.
-	Merged []string `json:"merged,omitempty"`
+	// Instance is --instance's: this run was one of several.
+	Instance *Instance `json:"instance,omitempty"`
+	// Merged names the files a merged result was made of; Alignment is
+	// how their measured windows lined up.
+	Merged    []string   `json:"merged,omitempty"`
+	Alignment *Alignment `json:"alignment,omitempty"`
+}
+
+// Instance is one of the processes of a distributed run.
+type Instance struct {
+	Index int `json:"index"` // K of --instance=K/N
+	Count int `json:"count"` // N
+	// FirstThread is sysbench.tid of its first thread.
+	FirstThread int `json:"first_thread"`
 }
 
 // Tool says what produced the file.
@@ -100,6 +112,8 @@ type Settings struct {
 	Percentiles       []float64 `json:"percentiles"`
 	RandSeed          int64     `json:"rand_seed"`
 	MaxTries          int       `json:"max_tries"`
+	// StartAt is --start-at: when the measured window was due to begin.
+	StartAt *time.Time `json:"start_at,omitempty"`
 }
 
 // Interval is one intermediate report.
