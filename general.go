@@ -76,7 +76,7 @@ var dbOptions = []options.Option{
 // allDeclared is every option known before a script is loaded.
 func allDeclared(drv []drivers.Factory, tests []engine.Builtin) []options.Option {
 	var all []options.Option
-	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions} {
+	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions, distributedOptions} {
 		all = append(all, g...)
 	}
 	for _, d := range drv {

@@ -27,6 +27,7 @@ import (
 	"sysbench-go/drivers/pgsql"
 	"sysbench-go/drivers/sqlite"
 	"sysbench-go/engine"
+	"sysbench-go/live"
 	"sysbench-go/logging"
 	"sysbench-go/lua"
 	"sysbench-go/luaapi"
@@ -219,6 +220,9 @@ type invocation struct {
 	// given; thresholds, parsed by configure.
 	thresholdExprs []string
 	thresholds     []report.Threshold
+	// instance is --instance; tidOffset its first thread id.
+	instance  instance
+	tidOffset int
 }
 
 // main runs the steps in the reference's order: general options, help and
@@ -340,6 +344,15 @@ func (p *program) configure(inv *invocation) bool {
 	if err == nil {
 		inv.rand, err = randConfig(inv.values)
 	}
+	if err == nil {
+		inv.instance, err = parseInstance(inv.values)
+	}
+	if err == nil && inv.cl.command == "run" { // prepare and cleanup see the whole data set
+		inv.tidOffset, err = inv.instance.apply(&cfg, &inv.rand.Seed)
+	}
+	if err == nil {
+		cfg.StartAt, err = parseStartAt(inv.values)
+	}
 	var level logging.Level
 	if err == nil {
 		level, err = verbosity(inv.values)
@@ -408,7 +421,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
 			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: p.log},
-		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads,
+		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads, TidOffset: inv.tidOffset,
 		Argv: append([]string{"sysbench"}, inv.args...),
 		// The reference's sysbench.version_string is its VERSION_STRING,
 		// without the banner's parenthesis (its own test suite checks it).
@@ -569,6 +582,15 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
+	if addr := inv.values.String("metrics-addr"); addr != "" {
+		srv, err := live.Listen(addr, liveInfo(inv, t))
+		if err != nil {
+			return p.fail(err)
+		}
+		defer srv.Close()
+		cfg.Live = srv.Attach
+		p.log.Noticef("Serving metrics at %s\n", srv.URL())
+	}
 	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{reason: "completed"}
@@ -601,6 +623,18 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	}
 	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
 	return st.code
+}
+
+// liveInfo names the run in --metrics-addr's metrics.
+func liveInfo(inv *invocation, t engine.Test) live.Info {
+	info := live.Info{Test: t.Name(), Version: Version, Threads: inv.cfg.Threads}
+	if inv.env != nil {
+		info.Driver = inv.env.DriverName
+	}
+	if in := inv.instance; in.N > 1 {
+		info.Instance, info.Instances = in.K, in.N
+	}
+	return info
 }
 
 // exitStatus is how a run ended: the first error's exit status, and the
@@ -707,7 +741,7 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 		}
 	}
 	var general []options.Option
-	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions} {
+	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions, distributedOptions} {
 		general = append(general, g...)
 	}
 	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`

@@ -129,6 +129,11 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 	for _, cp := range cfg.Checkpoints {
 		r.Settings.Checkpoints = append(r.Settings.Checkpoints, cp.Seconds())
 	}
+	if !cfg.StartAt.IsZero() {
+		at := cfg.StartAt.UTC()
+		r.Settings.StartAt = &at
+	}
+	r.Instance = inv.instance.record(inv.tidOffset)
 	names := map[string]string{} // canonical -> as declared
 	for _, o := range append(append([]options.Option{}, inv.declared...), testOpts...) {
 		names[options.Canonical(o.Name)] = o.Name

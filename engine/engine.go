@@ -38,6 +38,10 @@ type Config struct {
 	// sysbench); the report shows failed and retried events with it.
 	MaxTries int
 	Warmup   time.Duration
+	// StartAt, when set, is the wall-clock time the measured window
+	// begins (--start-at): the workers connect, wait, then warm up for
+	// Warmup so that the window begins then.
+	StartAt  time.Time
 	Debug    bool
 	Validate bool
 	RandSeed int64
@@ -49,6 +53,9 @@ type Config struct {
 	// Watchers are told when the measured window begins (the statistics
 	// start, and again after --warm-up) and ends: --server-stats.
 	Watchers []Watcher
+	// Live, when set, is given the running benchmark once its workers
+	// start (--metrics-addr reads it).
+	Live func(LiveView)
 	// Reporters receive every report after the text output (the test's
 	// own, through report.Text), in order: the results file, the CSV
 	// series.
@@ -94,6 +101,9 @@ type runState struct {
 	whole      *metrics.Snapshot
 	// warming is set until --warmup-time ends (guarded by repMu).
 	warming bool
+	// lifetime is everything measured since the workers started, warm-up
+	// included, kept for Config.Live only (guarded by repMu).
+	lifetime *metrics.Snapshot
 
 	// Worker goroutines and their first error.
 	initWG, doneWG sync.WaitGroup
@@ -197,6 +207,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	// after it). It also gives the run's GC setting the exact live heap.
 	runtime.GC()
 	gc.running()
+	r.waitForStart()
 	r.startClock()
 	bgCancel, bgWait := r.startBackground()
 	defer bgCancel()
@@ -320,6 +331,33 @@ func (r *runState) worker(ctx context.Context, tid int) {
 	w.Close()
 }
 
+// waitForStart waits, with --start-at, until the warm-up is due to begin so
+// that the measured window begins at StartAt; when that is past, the
+// warm-up is cut short, or the window begins late, with a warning.
+func (r *runState) waitForStart() {
+	at := r.cfg.StartAt
+	if at.IsZero() {
+		return
+	}
+	begin := at.Add(-r.cfg.Warmup)
+	if wait := time.Until(begin); wait > 0 {
+		r.log.Noticef("Waiting %s for --start-at (%s)...\n", wait.Round(time.Millisecond), at.UTC().Format(time.RFC3339Nano))
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.ctx.Done(): // the run stops as soon as it starts
+		}
+		return
+	}
+	if left := time.Until(at); left > 0 {
+		r.log.Warnf("--start-at is %s away: the warm-up is cut to that", left.Round(time.Millisecond))
+		r.cfg.Warmup = left
+		return
+	}
+	r.log.Warnf("--start-at passed %s ago: this instance's measured window begins late", (-time.Until(at)).Round(time.Millisecond))
+}
+
 // startClock starts the statistics and lets the workers go.
 func (r *runState) startClock() {
 	cfg := r.cfg
@@ -334,6 +372,10 @@ func (r *runState) startClock() {
 	if cfg.Rate > 0 {
 		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
 	}
+	if cfg.Live != nil {
+		r.lifetime = metrics.Empty(r.at(r.startNS), cfg.Threads)
+		cfg.Live(liveView{r})
+	}
 	r.log.Noticef("Threads started!\n")
 	close(r.startCh)
 }
@@ -344,7 +386,7 @@ func (r *runState) startClock() {
 func (r *runState) startWindows(now int64, discard bool) {
 	at := r.at(now)
 	if discard {
-		r.reg.Tick(at)
+		r.addLifetime(r.reg.Tick(at))
 	}
 	r.interval = metrics.Empty(at, r.cfg.Threads)
 	r.checkpoint, r.whole = r.interval, r.interval
@@ -498,6 +540,7 @@ func (r *runState) resetAfterWarmup() {
 // window. Caller holds repMu.
 func (r *runState) tick(now int64) {
 	d := r.reg.Tick(r.at(now))
+	r.addLifetime(d)
 	r.interval = r.interval.Add(d)
 	r.checkpoint = r.checkpoint.Add(d)
 	r.whole = r.whole.Add(d)

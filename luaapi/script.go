@@ -34,10 +34,13 @@ type Env struct {
 	DriverConfig drivers.Config
 	// Log is the run's logger; Out is what scripts print (the logger's
 	// output, whatever the verbosity).
-	Log           *logging.Logger
-	Out           io.Writer
-	Rand          sbrand.Config
-	Threads       int
+	Log     *logging.Logger
+	Out     io.Writer
+	Rand    sbrand.Config
+	Threads int
+	// TidOffset is the first worker's sysbench.tid: --instance=K/N makes
+	// it K*threads, so that instances' thread ids are disjoint.
+	TidOffset     int
 	Argv          []string
 	Command       string
 	VersionString string

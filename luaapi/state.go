@@ -92,7 +92,7 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 
 	sb := L.CreateTable(0, 16)
 	L.SetGlobal("sysbench", sb)
-	sb.RawSetString("tid", lua.LNumber(tid))
+	sb.RawSetString("tid", lua.LNumber(tid+s.env.TidOffset))
 	if tid < 0 {
 		sb.RawSetString("tid", lua.LNumber(0))
 	}

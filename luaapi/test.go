@@ -236,7 +236,7 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 	if s.forcedCtx {
 		L.SetContext(ctx)
 	}
-	w := &worker{s: s, L: L, rt: rt, tid: lua.LNumber(tid)}
+	w := &worker{s: s, L: L, rt: rt, tid: lua.LNumber(tid + s.env.TidOffset)}
 	if err := s.exportOptions(L); err != nil {
 		w.Close()
 		return nil, err

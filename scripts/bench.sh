@@ -7,7 +7,7 @@
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
 # BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
 # (a list of sections to run: servers dry rss prepare rate results
-# statements server; all by default).
+# statements server metrics; all by default).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -343,6 +343,40 @@ for db in mysql pgsql; do
 	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
 	ab_pairs srvrun "with $db" "without $db"
 	cost_row "$db point_select tps, ${threads}t" "$db" server_stats_cost_oltp_point_select
+	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
+done
+fi
+
+if section metrics; then
+# --metrics-addr with a scrape every second (Prometheus' default is 15 s).
+metport=${BENCH_METRICS_PORT:-39109}
+metrun() { # with|without DB -> tps
+	local opts out pid
+	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts="$pgsql_opts --pgsql-sslmode=disable"; fi
+	out=$(mktemp)
+	if [ "$1" = with ]; then
+		"$bin" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --time="$secs" \
+			--metrics-addr=127.0.0.1:"$metport" run >"$out" 2>/dev/null &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null; do
+			curl -s -o /dev/null "http://127.0.0.1:$metport/metrics" || true
+			sleep 1
+		done
+		wait "$pid" || true
+	else
+		"$bin" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --time="$secs" run >"$out" 2>/dev/null || true
+	fi
+	awk '/transactions:/ {gsub(/\(/,"",$3); print $3}' "$out"
+	rm -f "$out"
+}
+echo
+printf "%-28s %12s %12s %7s %11s\n" "--metrics-addr cost" with without ratio pairs
+for db in mysql pgsql; do
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
+	ab_pairs metrun "with $db" "without $db"
+	cost_row "$db point_select tps, ${threads}t" "$db" metrics_addr_cost_oltp_point_select
 	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
 done
 fi

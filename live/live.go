@@ -1,0 +1,176 @@
+// Package live serves a running benchmark's metrics for Prometheus
+// (--metrics-addr): counters, a latency histogram and threads, read from
+// the engine when scraped, so that the workers do no work for it.
+package live
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"sysbench-go/engine"
+	"sysbench-go/metrics"
+)
+
+// LatencyBuckets are the upper bounds (seconds) of the exported latency
+// histogram: 50 µs to about 105 s, doubling. The HDR histogram behind
+// them is exact to 3 significant digits; the results file keeps it all.
+var LatencyBuckets = prometheus.ExponentialBuckets(50e-6, 2, 22)
+
+// Info names the run in its sysbench_info metric and labels.
+type Info struct {
+	Test, Driver, Version string
+	Threads               int
+	// Instance and Instances are --instance=K/N (Instances 0: not given).
+	Instance, Instances int
+}
+
+// Server serves /metrics.
+type Server struct {
+	srv  *http.Server
+	ln   net.Listener
+	coll *collector
+	done chan struct{}
+}
+
+// Listen binds addr (HOST:PORT; port 0 picks one) and serves the metrics
+// of the run Attach gives it.
+func Listen(addr string, info Info) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Err != nil {
+			err = oe.Err
+		}
+		return nil, fmt.Errorf("--metrics-addr=%s: cannot listen: %v", addr, err)
+	}
+	reg := prometheus.NewRegistry()
+	c := newCollector(info)
+	reg.MustRegister(c, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}))
+	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln: ln, coll: c, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// URL is where the metrics are.
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/metrics" }
+
+// Attach gives the server the running benchmark (engine.Config.Live).
+func (s *Server) Attach(v engine.LiveView) { s.coll.attach(v) }
+
+// Close stops serving.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	<-s.done
+	return err
+}
+
+// collector reads the run's totals at each scrape.
+type collector struct {
+	mu   sync.Mutex
+	view engine.LiveView
+	info Info
+
+	events, failed, retries, errs, reconnects, queries, errsByCode *prometheus.Desc
+	latency, running, threads, infoDesc                            *prometheus.Desc
+}
+
+func newCollector(info Info) *collector {
+	labels := prometheus.Labels{}
+	if info.Instances > 0 {
+		labels["sysbench_instance"] = strconv.Itoa(info.Instance)
+		labels["sysbench_instances"] = strconv.Itoa(info.Instances)
+	}
+	d := func(name, help string, vars ...string) *prometheus.Desc {
+		return prometheus.NewDesc("sysbench_"+name, help, vars, labels)
+	}
+	return &collector{info: info,
+		events:     d("events_total", "Events (transactions) done, the warm-up included."),
+		failed:     d("failed_events_total", "Events given up after --max-tries."),
+		retries:    d("retries_total", "Event restarts after an ignored error."),
+		errs:       d("errors_total", "Ignored errors."),
+		reconnects: d("reconnects_total", "Reconnections after a lost connection."),
+		queries:    d("queries_total", "Queries by kind.", "kind"),
+		errsByCode: d("errors_by_code_total", "Ignored errors by MySQL error number or SQLSTATE.", "code"),
+		latency:    d("event_latency_seconds", "Event latency."),
+		running:    d("threads_running", "Worker threads running."),
+		threads:    d("threads", "Worker threads of the run (--threads)."),
+		infoDesc:   d("info", "The run: its test, driver and sysbench-go version.", "test", "driver", "version"),
+	}
+}
+
+func (c *collector) attach(v engine.LiveView) {
+	c.mu.Lock()
+	c.view = v
+	c.mu.Unlock()
+}
+
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.events, c.failed, c.retries, c.errs, c.reconnects, c.queries,
+		c.errsByCode, c.latency, c.running, c.threads, c.infoDesc} {
+		ch <- d
+	}
+}
+
+// Collect reports the totals; before the workers start, zeros.
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	v := c.view
+	c.mu.Unlock()
+	s, running := metrics.Empty(time.Now(), 0), 0
+	if v != nil {
+		s, running = v.Totals(), v.ThreadsRunning()
+	}
+	counter := func(d *prometheus.Desc, n uint64, lv ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(n), lv...)
+	}
+	cnt := s.Counters
+	counter(c.events, cnt[metrics.CntEvent])
+	counter(c.failed, cnt[metrics.CntFailedEvent])
+	counter(c.retries, cnt[metrics.CntRetry])
+	counter(c.errs, cnt[metrics.CntError])
+	counter(c.reconnects, cnt[metrics.CntReconnect])
+	counter(c.queries, cnt[metrics.CntRead], "read")
+	counter(c.queries, cnt[metrics.CntWrite], "write")
+	counter(c.queries, cnt[metrics.CntOther], "other")
+	for code, n := range s.Errors {
+		counter(c.errsByCode, n, code)
+	}
+	count, buckets := histogramBuckets(s)
+	ch <- prometheus.MustNewConstHistogram(c.latency, count, float64(s.Latency.SumNS)/1e9, buckets)
+	ch <- prometheus.MustNewConstMetric(c.running, prometheus.GaugeValue, float64(running))
+	ch <- prometheus.MustNewConstMetric(c.threads, prometheus.GaugeValue, float64(c.info.Threads))
+	ch <- prometheus.MustNewConstMetric(c.infoDesc, prometheus.GaugeValue, 1, c.info.Test, c.info.Driver, c.info.Version)
+}
+
+// histogramBuckets are the cumulative counts of the snapshot's latencies
+// (HDR, in µs) at or below each of LatencyBuckets.
+func histogramBuckets(s *metrics.Snapshot) (uint64, map[float64]uint64) {
+	out := make(map[float64]uint64, len(LatencyBuckets))
+	bars := s.Histogram.Distribution()
+	var cum uint64
+	i := 0
+	for _, bound := range LatencyBuckets {
+		us := int64(math.Round(bound * 1e6))
+		for i < len(bars) && bars[i].To <= us {
+			cum += uint64(bars[i].Count)
+			i++
+		}
+		out[bound] = cum
+	}
+	return uint64(s.Histogram.TotalCount()), out
+}
