@@ -45,7 +45,7 @@ func Build(dir string) (*Summary, error) {
 	}
 	s.Targets = targets(d, man.Cells, results)
 	s.Groups = groups(s, man.Cells, results)
-	s.Warnings = warnings(s, man.Cells, cpus)
+	s.Warnings = warnings(s, cpus)
 	return s, nil
 }
 

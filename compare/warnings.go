@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ var durabilitySettings = []string{"log_bin", "sync_binlog", "innodb_flush_log_at
 	"binlog_format", "fsync", "synchronous_commit", "wal_level", "full_page_writes"}
 
 // warnings are what the results show that makes the comparison unfair.
-func warnings(s *Summary, cells []CellState, cpus int) []Warning {
+func warnings(s *Summary, cpus int) []Warning {
 	out := versionWarnings(s.Targets)
 	out = append(out, durabilityWarnings(s.Targets)...)
 	out = append(out, clientWarnings(s, cpus)...)
@@ -156,14 +157,48 @@ func clientWarnings(s *Summary, cpus int) []Warning {
 	return out
 }
 
+// spreadWarnings flag the groups whose rate varied across rounds by more
+// than SpreadLimit: one line each, or one line per target listing the
+// worst when a target has many.
 func spreadWarnings(s *Summary) []Warning {
 	var out []Warning
-	for _, g := range s.Groups {
-		if a := g.Rate(s.Rate); a.N > 1 && a.SpreadPct > SpreadLimit {
-			out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf(
-				"%s, %s, %s: %s spread %.1f%% across %d rounds (above %.0f%%)",
-				g.Target, g.Workload, plural(g.Threads, "thread"), strings.ToUpper(s.Rate), a.SpreadPct, a.N, SpreadLimit)})
+	for _, t := range s.Targets {
+		var over []Group
+		n := 0
+		for _, g := range s.Groups {
+			if g.Target != t.Name || g.Rate(s.Rate).N < 2 {
+				continue
+			}
+			n++
+			if g.Rate(s.Rate).SpreadPct > SpreadLimit {
+				over = append(over, g)
+			}
+		}
+		slices.SortStableFunc(over, func(a, b Group) int {
+			return cmp.Compare(b.Rate(s.Rate).SpreadPct, a.Rate(s.Rate).SpreadPct)
+		})
+		spread := func(g Group) string {
+			return fmt.Sprintf("%s, %s %.1f%%", g.Workload, plural(g.Threads, "thread"), g.Rate(s.Rate).SpreadPct)
+		}
+		rate := strings.ToUpper(s.Rate)
+		switch {
+		case len(over) == 0:
+		case len(over) <= maxListed:
+			for _, g := range over {
+				out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf("%s, %s, %s: %s spread %.1f%% across %d rounds (above %.0f%%)",
+					g.Target, g.Workload, plural(g.Threads, "thread"), rate, g.Rate(s.Rate).SpreadPct, g.Rate(s.Rate).N, SpreadLimit)})
+			}
+		default:
+			var worst []string
+			for _, g := range over[:maxListed] {
+				worst = append(worst, spread(g))
+			}
+			out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf("%s: %s spread across rounds above %.0f%% in %d of %d workloads and thread counts; the largest: %s",
+				t.Name, rate, SpreadLimit, len(over), n, strings.Join(worst, "; "))})
 		}
 	}
 	return out
 }
+
+// maxListed is how many groups a warning names before it sums them up.
+const maxListed = 3
