@@ -46,7 +46,7 @@ type compareRun struct {
 func startCompare(t *testing.T, args ...string) *compareRun {
 	t.Helper()
 	r := &compareRun{cmd: exec.Command(testenv.Binary(t), append([]string{"compare"}, args...)...)}
-	r.cmd.Stdout, r.cmd.Stderr = &r.out, &syncWriter{w: &r.err}
+	r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.err // read after wait
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -64,17 +64,6 @@ func (r *compareRun) wait(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return 0
-}
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // manifestUntil polls the directory's manifest until cond holds of it
