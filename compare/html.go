@@ -403,22 +403,10 @@ func (b *htmlBuilder) targetRows() []htmlSettingRow {
 		row("server version", false, func(t *Target) string { return t.ServerVersion }),
 		row("durable commits", true, func(t *Target) string { return htmlYesNo(t.Durable) }),
 	}
-	var names []string
-	for _, t := range b.s.Targets {
-		for _, st := range t.Settings {
-			if !slices.Contains(names, st.Name) {
-				names = append(names, st.Name)
-			}
-		}
-	}
-	for _, n := range names {
+	for _, n := range b.s.settingNames() {
 		rows = append(rows, row(n, true, func(t *Target) string {
-			for _, st := range t.Settings {
-				if st.Name == n {
-					return st.Value
-				}
-			}
-			return ""
+			v, _ := setting(*t, n)
+			return v
 		}))
 	}
 	return rows

@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -138,30 +140,23 @@ func (s *Summary) formatAgg(a Agg, f figure) string {
 // target, the server version first.
 func (s *Summary) settingsTable() table {
 	tb := table{title: "server settings", header: []string{"setting"}}
-	var names []string
-	seen := map[string]bool{}
 	for _, t := range s.Targets {
 		tb.header = append(tb.header, t.Name)
-		for _, st := range t.Settings {
-			if !seen[st.Name] && st.Name != "version" && st.Name != "server_version" {
-				seen[st.Name] = true
-				names = append(names, st.Name)
-			}
-		}
 	}
+	names := s.settingNames()
 	if len(names) == 0 {
 		return tb
 	}
 	version := []string{"server version"}
 	for _, t := range s.Targets {
-		version = append(version, or(t.ServerVersion, "-"))
+		version = append(version, cmp.Or(t.ServerVersion, "-"))
 	}
 	tb.rows = append(tb.rows, version)
 	for _, n := range names {
 		row := []string{n}
 		for _, t := range s.Targets {
 			v, _ := setting(t, n)
-			row = append(row, or(v, "-"))
+			row = append(row, cmp.Or(v, "-"))
 		}
 		tb.rows = append(tb.rows, row)
 	}
@@ -172,11 +167,18 @@ func (s *Summary) settingsTable() table {
 	return tb
 }
 
-func or(s, def string) string {
-	if s == "" {
-		return def
+// settingNames are the settings read on any target, in the order first
+// read, but the server's version (a row of its own).
+func (s *Summary) settingNames() []string {
+	var names []string
+	for _, t := range s.Targets {
+		for _, st := range t.Settings {
+			if !slices.Contains(names, st.Name) && st.Name != "version" && st.Name != "server_version" {
+				names = append(names, st.Name)
+			}
+		}
 	}
-	return s
+	return names
 }
 
 // WriteText prints the summary as aligned text tables.
