@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +17,9 @@ import (
 // files alone.
 func Build(dir string) (*Summary, error) {
 	man, err := ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("compare: no comparison in '%s' (it has no %s)", dir, ManifestFile)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -190,3 +190,11 @@ func TestResumeKeepsOnlyTheSameCells(t *testing.T) {
 		}
 	}
 }
+
+// A directory with no comparison in it is one clear line.
+func TestBuildWithoutManifest(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Build(dir); err == nil || err.Error() != "compare: no comparison in '"+dir+"' (it has no manifest.json)" {
+		t.Errorf("Build of an empty directory: %v", err)
+	}
+}
