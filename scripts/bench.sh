@@ -327,6 +327,23 @@ fi
 # (oltp_point_select, CPU-bound and steadier than read_write, whose TPS
 # follows the disk; alternated pairs): the sampler's queries on its own
 # connection and its /proc reads every second.
+# point_select_cost TITLE FN KEY: an option's cost in oltp_point_select TPS
+# on each server, "FN with DB" against "FN without DB" in alternated pairs,
+# recorded under KEY.
+point_select_cost() {
+	local title=$1 fn=$2 key=$3 db opts
+	echo
+	printf "%-28s %12s %12s %7s %11s\n" "$title" with without ratio pairs
+	for db in mysql pgsql; do
+		if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+		"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+		"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
+		ab_pairs "$fn" "with $db" "without $db"
+		cost_row "$db point_select tps, ${threads}t" "$db" "$key"
+		"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
+	done
+}
+
 if section server; then
 srvrun() { # with|without DB -> tps
 	local opts extra=""
@@ -335,16 +352,7 @@ srvrun() { # with|without DB -> tps
 	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --time="$secs" $extra run 2>/dev/null |
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
 }
-echo
-printf "%-28s %12s %12s %7s %11s\n" "--server-stats cost" with without ratio pairs
-for db in mysql pgsql; do
-	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
-	ab_pairs srvrun "with $db" "without $db"
-	cost_row "$db point_select tps, ${threads}t" "$db" server_stats_cost_oltp_point_select
-	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
-done
+point_select_cost "--server-stats cost" srvrun server_stats_cost_oltp_point_select
 fi
 
 if section metrics; then
@@ -368,16 +376,7 @@ metrun() { # with|without DB -> tps
 	awk '/transactions:/ {gsub(/\(/,"",$3); print $3}' "$out"
 	rm -f "$out"
 }
-echo
-printf "%-28s %12s %12s %7s %11s\n" "--metrics-addr cost" with without ratio pairs
-for db in mysql pgsql; do
-	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
-	ab_pairs metrun "with $db" "without $db"
-	cost_row "$db point_select tps, ${threads}t" "$db" metrics_addr_cost_oltp_point_select
-	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
-done
+point_select_cost "--metrics-addr cost" metrun metrics_addr_cost_oltp_point_select
 fi
 
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
