@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -81,7 +82,7 @@ func (p *program) compareCommand(args []string) int {
 		done := func(string) bool { return false }
 		if dir != "" {
 			if man, err := compare.ReadManifest(dir); err == nil {
-				done = man.Done
+				done = plan.Kept(man)
 			}
 		}
 		plan.WritePlan(p.log.Out(), m, done)
@@ -115,8 +116,8 @@ func overrideMatrix(m *compare.Matrix, v *options.Values) error {
 	if v.IsSet("threads") {
 		m.Threads = nil
 		for _, f := range strings.Split(v.String("threads"), ",") {
-			var n int
-			if _, err := fmt.Sscanf(strings.TrimSpace(f), "%d", &n); err != nil {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
 				return fmt.Errorf("compare: --threads must be a list of thread counts, such as 10,50")
 			}
 			m.Threads = append(m.Threads, n)

@@ -179,14 +179,19 @@ func TestResumeKeepsOnlyTheSameCells(t *testing.T) {
 	}
 	m.Workloads[0].Options["table-size"] = int64(60)
 	m.Rounds = 4
+	man, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := NewPlan(m).Kept(man) // what --plan shows as kept
 	r2 := &Runner{Matrix: m, Dir: dir}
 	if err := r2.Open(); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range r2.manifest.Cells {
 		changed := c.Workload == "ps" || c.Round == 4
-		if got := c.Status == StatusDone; got == changed {
-			t.Errorf("%s: done %v after the change", c.ID, got)
+		if got := c.Status == StatusDone; got == changed || kept(c.ID) != got {
+			t.Errorf("%s: done %v after the change, shown kept %v", c.ID, got, kept(c.ID))
 		}
 	}
 }

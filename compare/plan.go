@@ -149,6 +149,20 @@ func fingerprint(args []string) string {
 	return hex.EncodeToString(h[:8])
 }
 
+// Kept says which cells a resume keeps from the manifest of an earlier
+// run: those done with the arguments the plan gives them.
+func (p *Plan) Kept(man *Manifest) func(id string) bool {
+	keep := map[string]bool{}
+	for _, b := range p.Blocks {
+		for _, r := range b.Runs {
+			if c := man.cell(r.ID); c != nil && c.Status == StatusDone && c.Fingerprint == fingerprint(r.Args) {
+				keep[r.ID] = true
+			}
+		}
+	}
+	return func(id string) bool { return keep[id] }
+}
+
 // cellSeconds is a cell's expected length: warm-up, run, and the start-up
 // and results around them.
 func (m *Matrix) cellSeconds() float64 { return float64(m.Warmup+m.Time) + 1 }
