@@ -701,12 +701,7 @@ func htmlFinite(v float64) *float64 {
 }
 
 // htmlThreadCount is "1 thread", "8 threads".
-func htmlThreadCount(n int) string {
-	if n == 1 {
-		return "1 thread"
-	}
-	return strconv.Itoa(n) + " threads"
-}
+func htmlThreadCount(n int) string { return plural(n, "thread") }
 
 // htmlNumber shows v with the digits that matter at its size.
 func htmlNumber(v float64) string {

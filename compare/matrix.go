@@ -19,6 +19,8 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"sysbench-go/report"
 )
 
 // Matrix is a comparison's design, read from a TOML file.
@@ -95,11 +97,7 @@ var Drivers = []string{"mysql", "pgsql", "sqlite"}
 func ReadMatrix(path string, bundled func(string) bool) (*Matrix, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read the matrix file '%s': %v", path, err)
+		return nil, fmt.Errorf("cannot read the matrix file '%s': %v", path, report.PathCause(err))
 	}
 	m, err := ParseMatrix(b, path)
 	if err != nil {
