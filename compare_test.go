@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/compare"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/compare"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // tomlOptions is a target's connection arguments as a TOML inline table.

@@ -16,11 +16,11 @@ import (
 	"syscall"
 	"time"
 
-	"sysbench-go/compare"
-	"sysbench-go/drivers"
-	"sysbench-go/logging"
-	"sysbench-go/lua"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/compare"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/lua"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // compareOptions are the compare command's options; those after "report"

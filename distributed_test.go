@@ -13,8 +13,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Three instances of oltp_read_write as separate processes, on each real

@@ -34,7 +34,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // faultDB is a database of the test's own on a test server, with a side

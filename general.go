@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/options"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // Option groups as the reference's --help prints them.

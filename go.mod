@@ -1,4 +1,4 @@
-module sysbench-go
+module github.com/sysbench-go/sysbench-go
 
 go 1.26.8
 

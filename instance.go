@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"sysbench-go/engine"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // distributedOptions are those of a run that is one of several instances

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/engine"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // --instance=K/N gives each instance disjoint thread ids, its own seed and

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite", to read results back
 )

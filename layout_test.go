@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // TestImportDirection keeps the data flowing one way (docs: STYLE): the
@@ -19,17 +19,17 @@ func TestImportDirection(t *testing.T) {
 		pkg       string
 		forbidden []string // import path prefixes
 	}{
-		{"./logging", []string{"sysbench-go/"}},
-		{"./options", []string{"sysbench-go/"}},
-		{"./sbrand", []string{"sysbench-go/"}},
-		{"./internal/luaparse", []string{"sysbench-go/"}},
-		{"./metrics", []string{"sysbench-go/"}},
-		{"./report", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "sysbench-go/builtin", "sysbench-go/logging", "sysbench-go/options", "github.com/yuin/gopher-lua"}},
-		{"./engine", []string{"sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
-		{"./drivers/...", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
-		{"./builtin", []string{"sysbench-go/luaapi", "sysbench-go/drivers", "sysbench-go/lua", "github.com/yuin/gopher-lua"}},
-		{"./luaapi", []string{"sysbench-go/builtin"}},
-		{"./telemetry", []string{"sysbench-go/engine", "sysbench-go/luaapi", "sysbench-go/lua", "sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
+		{"./logging", []string{"github.com/sysbench-go/sysbench-go/"}},
+		{"./options", []string{"github.com/sysbench-go/sysbench-go/"}},
+		{"./sbrand", []string{"github.com/sysbench-go/sysbench-go/"}},
+		{"./internal/luaparse", []string{"github.com/sysbench-go/sysbench-go/"}},
+		{"./metrics", []string{"github.com/sysbench-go/sysbench-go/"}},
+		{"./report", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/sysbench-go/sysbench-go/logging", "github.com/sysbench-go/sysbench-go/options", "github.com/yuin/gopher-lua"}},
+		{"./engine", []string{"github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
+		{"./drivers/...", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
+		{"./builtin", []string{"github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/yuin/gopher-lua"}},
+		{"./luaapi", []string{"github.com/sysbench-go/sysbench-go/builtin"}},
+		{"./telemetry", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/yuin/gopher-lua"}},
 	}
 	for _, r := range rules {
 		out, err := exec.Command(goBin, "list", "-deps", r.pkg).Output()
@@ -38,7 +38,7 @@ func TestImportDirection(t *testing.T) {
 		}
 		self := strings.TrimPrefix(strings.TrimSuffix(r.pkg, "/..."), "./")
 		for _, dep := range strings.Fields(string(out)) {
-			if dep == "sysbench-go/"+self || strings.HasPrefix(dep, "sysbench-go/"+self+"/") {
+			if dep == "github.com/sysbench-go/sysbench-go/"+self || strings.HasPrefix(dep, "github.com/sysbench-go/sysbench-go/"+self+"/") {
 				continue
 			}
 			for _, f := range r.forbidden {

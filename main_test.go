@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/builtin"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/builtin"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/logging"
 )
 
 // runCLI runs the whole program in-process and returns stdout+stderr and

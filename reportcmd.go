@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sysbench-go/logging"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // reportOptions are the report command's options.

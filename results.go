@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/dryrun"
-	"sysbench-go/engine"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
-	"sysbench-go/telemetry"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/dryrun"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/telemetry"
 )
 
 // checkOutputs fails before the run when a results or CSV file could not

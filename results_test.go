@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // readResults reads a results file a run wrote, validating it against

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // conflictRun prepares testdata/scripts/conflict.lua on db and runs it

@@ -11,8 +11,8 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // adminExec runs a statement as the server's administrator (MariaDB's

@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	_ "modernc.org/sqlite"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // The bundled workloads end to end: prepare, run and cleanup of every

@@ -19,9 +19,9 @@ import (
 	"strings"
 	"syscall"
 
-	"sysbench-go/engine"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Tests returns the built-in tests in the reference's help order.

@@ -11,10 +11,10 @@ import (
 	"syscall"
 	"testing"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -6,11 +6,11 @@ import (
 	"io"
 	"math"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 func cpuOptions() []options.Option {

@@ -13,11 +13,11 @@ import (
 	"time"
 	"unsafe"
 
-	"sysbench-go/engine"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 func fileioOptions() []options.Option {

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Small files so the tests stay quick: 4 files of 64 KiB, 4 KiB blocks.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // With --validate every block written by prepare or run carries a check

@@ -6,12 +6,12 @@ import (
 	"io"
 	"runtime"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 func mutexOptions() []options.Option {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
 )
 
 // Full runs through the engine, compared with the reference's recorded

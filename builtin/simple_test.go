@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 func TestCountPrimes(t *testing.T) {

@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"sysbench-go/engine"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 func threadsOptions() []options.Option {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Build summarises a comparison directory from its manifest and results

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // The reports a comparison's directory gets.

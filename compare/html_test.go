@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // htmlEvilTarget is a target name that would run as a script if the page did

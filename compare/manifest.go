@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // ManifestVersion is the version of manifest.json's format.

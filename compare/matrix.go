@@ -20,7 +20,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Matrix is a comparison's design, read from a TOML file.

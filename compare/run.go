@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Runner runs a matrix's cells as child processes of Exe, recording them

@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"time"
 
-	"sysbench-go/logging"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // Counter says which statistics bucket a query belongs to. The values are

@@ -15,9 +15,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Config holds the general options of a run.

@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // hookTest is the engine tests' Test: onNewWorker runs as each worker is

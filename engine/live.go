@@ -1,6 +1,6 @@
 package engine
 
-import "sysbench-go/metrics"
+import "github.com/sysbench-go/sysbench-go/metrics"
 
 // LiveView is the running benchmark as an observer sees it between
 // reports (--metrics-addr): safe to call from any goroutine.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Loop is a worker's view of the run: whether to go on, and the event

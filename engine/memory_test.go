@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/logging"
 )
 
 func TestRunGCPercent(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/logging"
 )
 
 // Asking for the backlog draws arrivals ahead of the workers; they must

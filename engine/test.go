@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // ErrUnknownCommand is returned by Test.Command for a command the test does

@@ -17,8 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"sysbench-go/engine"
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // LatencyBuckets are the upper bounds (seconds) of the exported latency

@@ -3,7 +3,7 @@ package luaapi
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 )
 
 // The LuaJIT libraries added here (bit, jit, math.random, table.new, ffi,

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 
 	lua "github.com/yuin/gopher-lua"
 )

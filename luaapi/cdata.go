@@ -7,8 +7,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/drivers"
-	"sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 )
 
 // cdata is a scalar C value boxed for Lua, as LuaJIT's ffi makes them: the

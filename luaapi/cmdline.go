@@ -3,7 +3,7 @@ package luaapi
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // registerCmdline creates sysbench.cmdline.

@@ -2,8 +2,8 @@ package luaapi
 
 import (
 	"context"
+	"github.com/sysbench-go/sysbench-go/metrics"
 	"strings"
-	"sysbench-go/metrics"
 	"testing"
 )
 

@@ -3,8 +3,8 @@ package luaapi
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/sysbench-go/sysbench-go/metrics"
 	"math"
-	"sysbench-go/metrics"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"

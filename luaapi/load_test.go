@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // runScriptIn loads a script written to dir and returns what its body

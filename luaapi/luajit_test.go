@@ -9,7 +9,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // The LuaJIT compatibility tests are tables of a Lua expression and what

@@ -6,12 +6,12 @@ import (
 	goruntime "runtime"
 	"testing"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/mysql"
-	"sysbench-go/engine"
-	bundled "sysbench-go/lua"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/mysql"
+	"github.com/sysbench-go/sysbench-go/engine"
+	bundled "github.com/sysbench-go/sysbench-go/lua"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // Every worker thread holds a Lua state, so at --threads=512 the states are

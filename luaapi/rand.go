@@ -5,7 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // randAPI is sysbench.rand for one Lua state. The reference declares its

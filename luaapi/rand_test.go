@@ -14,8 +14,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // newRandState returns a fresh Lua state with sysbench.rand registered on a

@@ -2,8 +2,8 @@ package luaapi
 
 import (
 	"fmt"
+	"github.com/sysbench-go/sysbench-go/report"
 	"io"
-	"sysbench-go/report"
 
 	lua "github.com/yuin/gopher-lua"
 )

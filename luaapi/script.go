@@ -18,12 +18,12 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/drivers"
-	"sysbench-go/internal/luaparse"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // Env is what every Lua state of a run shares (read-only after Load).

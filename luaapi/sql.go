@@ -9,9 +9,9 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/drivers"
-	"sysbench-go/logging"
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Userdata type names, as sysbench's own.

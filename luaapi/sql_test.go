@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/mysql"
-	"sysbench-go/drivers/pgsql"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/logging"
-	bundled "sysbench-go/lua"
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/mysql"
+	"github.com/sysbench-go/sysbench-go/drivers/pgsql"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/logging"
+	bundled "github.com/sysbench-go/sysbench-go/lua"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // TestSQLMisuse runs testdata/sql_misuse.lua, one event misusing the SQL

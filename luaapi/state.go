@@ -8,11 +8,11 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/drivers"
-	"sysbench-go/engine"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/sbrand"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // runtime is the Go side of one Lua state: its thread id, generator,

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // --statement-stats: a worker's connections are wrapped so that every

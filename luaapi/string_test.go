@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 
 	lua "github.com/yuin/gopher-lua"
 )

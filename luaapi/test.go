@@ -10,10 +10,10 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"sysbench-go/engine"
-	"sysbench-go/metrics"
-	"sysbench-go/options"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 var (

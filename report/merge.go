@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Merge combines results files (rounds of a comparison, client machines

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Kind tells which of a run's reports a Report is.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/internal/testenv"
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)

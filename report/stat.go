@@ -5,7 +5,7 @@
 package report
 
 import (
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Stat is one report's figures, as sysbench's sb_stat_t: an intermediate

@@ -7,7 +7,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // WriteStatements writes --statement-stats' table, as pgbench -r's: one

@@ -3,9 +3,9 @@ package report
 import (
 	"bytes"
 	"flag"
+	"github.com/sysbench-go/sysbench-go/metrics"
 	"os"
 	"path/filepath"
-	"sysbench-go/metrics"
 	"testing"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"

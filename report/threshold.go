@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // Threshold is one --threshold expression: a measure of the whole run, a

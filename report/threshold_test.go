@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
 // thresholdRun: 1000 events of 1..1000 µs over 10 s, 20 ignored errors,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // Differential checks against the real sysbench 1.0.20 binary. Without it

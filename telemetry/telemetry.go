@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/logging"
-	"sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Sampling periods: the sessions twice a second, the counters and the

@@ -7,7 +7,7 @@ package dryrun
 import (
 	"context"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // New returns the dry-run driver.

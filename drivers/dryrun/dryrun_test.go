@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 func TestDryRun(t *testing.T) {

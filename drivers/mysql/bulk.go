@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 var _ drivers.BulkLoader = (*conn)(nil)

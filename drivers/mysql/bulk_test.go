@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sysbench-go/drivers"
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // BulkInsert sends a multi-row INSERT of literals as a prepared statement

@@ -14,8 +14,8 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/sockio"
 )
 
 // conn is one connection, used by one worker goroutine.

@@ -12,7 +12,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // Client error numbers (errmsg.h) and the texts Debian's libmariadb prints,

@@ -23,10 +23,10 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/dryrun"
-	"sysbench-go/logging"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/dryrun"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // Factory registers the driver.

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/sockio"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // The tests run against a real server: scripts/testdb.sh start DIR, then

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // result is a fully buffered result. Each connection owns one and reuses

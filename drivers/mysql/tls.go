@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // tlsConfig turns --mysql-ssl and friends into a TLS configuration (nil for

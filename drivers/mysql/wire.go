@@ -13,7 +13,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // wire executes server-side prepared statements by speaking

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // Prepared statements run through our own COM_STMT_EXECUTE (wire.go) on

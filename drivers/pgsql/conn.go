@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // conn is one server connection. It is used by one goroutine, except that

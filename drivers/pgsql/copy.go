@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 var _ drivers.BulkLoader = (*conn)(nil)

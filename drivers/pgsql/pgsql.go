@@ -19,11 +19,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/dryrun"
-	"sysbench-go/drivers/sockio"
-	"sysbench-go/logging"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/dryrun"
+	"github.com/sysbench-go/sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // Factory registers the driver.

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"sysbench-go/drivers"
-	"sysbench-go/drivers/sockio"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // The tests run against the server named by SBTEST_PGSQL_* (see

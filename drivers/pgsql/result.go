@@ -3,7 +3,7 @@ package pgsql
 import (
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // result is a fully received result, reused by the connection's next call

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 var _ drivers.Observable = (*driver)(nil)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // result is a fully read result, reused by the connection's next call

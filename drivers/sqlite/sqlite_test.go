@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"sysbench-go/drivers"
-	"sysbench-go/internal/testenv"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // open returns a driver on a fresh database file in a temporary directory.

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
 // luajitProbe loads chunks given as "<length>\n<bytes>" records and answers

@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"sysbench-go/docs"
+	"github.com/sysbench-go/sysbench-go/docs"
 )
 
 var resultsSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {

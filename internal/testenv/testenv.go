@@ -26,9 +26,9 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
-	"sysbench-go/drivers"
-	"sysbench-go/logging"
-	"sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
 )
 
 // Unavailable skips t because msg names something missing, or fails it

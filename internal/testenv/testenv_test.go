@@ -45,7 +45,7 @@ func TestImportDirection(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if p == "sysbench-go/engine" || p == "sysbench-go/luaapi" || p == "sysbench-go/lua" ||
+		if p == "github.com/sysbench-go/sysbench-go/engine" || p == "github.com/sysbench-go/sysbench-go/luaapi" || p == "github.com/sysbench-go/sysbench-go/lua" ||
 			strings.HasPrefix(p, "github.com/yuin/gopher-lua") {
 			t.Errorf("testenv depends on %s", p)
 		}
