@@ -37,18 +37,6 @@ import (
 	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
-// Version is our own version; the API level we implement comes first in
-// the banner so version sniffers keep working.
-const (
-	Version    = "0.2.0"
-	APILevel   = "1.0.20"
-	LuaVersion = "gopher-lua 1.1.2"
-)
-
-func versionString() string {
-	return fmt.Sprintf("sysbench %s (sysbench-go %s using %s)", APILevel, Version, LuaVersion)
-}
-
 // compiledDrivers lists the database drivers, in help order.
 func compiledDrivers() []drivers.Factory {
 	return []drivers.Factory{mysql.Factory, pgsql.Factory, sqlite.Factory}
@@ -74,7 +62,7 @@ func main() {
 					}
 				}
 			}
-			code := run(ctx, c.Args().Slice(), os.Stdin, os.Stdout, os.Stderr)
+			code := runAs(ctx, os.Args[0], c.Args().Slice(), os.Stdin, os.Stdout, os.Stderr)
 			if path := os.Getenv("SYSBENCH_GO_MEMPROFILE"); path != "" {
 				if f, err := os.Create(path); err == nil {
 					_ = pprof.Lookup("allocs").WriteTo(f, 0)
@@ -179,12 +167,19 @@ func readConfigFile(path string) ([][2]string, error) {
 	return out, sc.Err()
 }
 
-// run is the whole program, testable in-process. It returns the exit code.
+// run is the whole program, testable in-process, under our own name. It
+// returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs(ctx, "sysbench-go", args, stdin, stdout, stderr)
+}
+
+// runAs runs the program as argv0 names it: as `sysbench`, it answers
+// --version as the reference does.
+func runAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024)}
 	defer w.flush()
 	p := &program{ctx: ctx, stdin: stdin, stderr: stderr, log: logging.New(w, logging.DefaultLevel),
-		drivers: compiledDrivers(), tests: builtin.Tests()}
+		drivers: compiledDrivers(), tests: builtin.Tests(), dropIn: dropInName(argv0)}
 	return p.main(args)
 }
 
@@ -196,6 +191,8 @@ type program struct {
 	log     *logging.Logger
 	drivers []drivers.Factory
 	tests   []engine.Builtin
+	// dropIn: the program runs as `sysbench` (versionText).
+	dropIn bool
 }
 
 // givenOption is an option as the user gave it, config files expanded.
@@ -251,13 +248,13 @@ func (p *program) main(args []string) int {
 		return 0
 	}
 	if values.Bool("version") {
-		fmt.Fprintln(p.log.Out(), versionString())
+		fmt.Fprint(p.log.Out(), versionText(p.dropIn))
 		return 0
 	}
 	if !p.configure(inv) {
 		return 1
 	}
-	p.log.Noticef("%s\n", versionString())
+	p.log.Noticef("%s\n", banner())
 	if values.String("db-driver") == "help" {
 		printDrivers(p.log.Out(), p.drivers)
 		return 0
@@ -627,7 +624,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 
 // liveInfo names the run in --metrics-addr's metrics.
 func liveInfo(inv *invocation, t engine.Test) live.Info {
-	info := live.Info{Test: t.Name(), Version: Version, Threads: inv.cfg.Threads}
+	info := live.Info{Test: t.Name(), Version: currentBuild().Version, Threads: inv.cfg.Threads}
 	if inv.env != nil {
 		info.Driver = inv.env.DriverName
 	}
