@@ -22,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sysbench-go/sysbench-go/builtin"
+	"github.com/sysbench-go/sysbench-go/control"
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/mysql"
 	"github.com/sysbench-go/sysbench-go/drivers/pgsql"
@@ -220,17 +221,18 @@ type invocation struct {
 	// instance is --instance; tidOffset its first thread id.
 	instance  instance
 	tidOffset int
+	// endpoint is --await-start and --serve-results.
+	endpoint endpoint
 }
 
 // main runs the steps in the reference's order: general options, help and
 // version, the general settings (their errors and warnings come before the
 // banner), the banner, then the test.
 func (p *program) main(args []string) int {
-	if len(args) > 0 && args[0] == "report" {
-		return p.reportCommand(args[1:])
-	}
-	if len(args) > 0 && args[0] == "compare" {
-		return p.compareCommand(args[1:])
+	if len(args) > 0 {
+		if c, ok := findCommand(args[0]); ok {
+			return c.run(p, args[1:])
+		}
 	}
 	cl, err := parseArgs(args)
 	if err != nil {
@@ -349,6 +351,9 @@ func (p *program) configure(inv *invocation) bool {
 	}
 	if err == nil {
 		cfg.StartAt, err = parseStartAt(inv.values)
+	}
+	if err == nil {
+		inv.endpoint, err = parseEndpoint(inv.values)
 	}
 	var level logging.Level
 	if err == nil {
@@ -579,6 +584,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
+	var ctl *control.Instance
 	if addr := inv.values.String("metrics-addr"); addr != "" {
 		srv, err := live.Listen(addr, liveInfo(inv, t))
 		if err != nil {
@@ -587,6 +593,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		defer srv.Close()
 		cfg.Live = srv.Attach
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
+		ctl = p.openEndpoint(inv, srv, &cfg)
 	}
 	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
@@ -619,6 +626,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		}
 	}
 	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
+	p.record(st, p.serveResults(inv, ctl))
 	return st.code
 }
 
@@ -738,8 +746,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 		}
 	}
 	var general []options.Option
-	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions, distributedOptions} {
-		general = append(general, g...)
+	for _, g := range generalGroups() {
+		general = append(general, g.opts...)
 	}
 	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
 	// must find the reference's block only.
@@ -751,9 +759,7 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
 		}
 	}
-	fmt.Fprintf(w, "Commands beyond sysbench 1.0.20:\n")
-	fmt.Fprintf(w, "  report [options] FILE... - print the final report of a --results file, or of several merged (see 'sysbench report --help')\n")
-	fmt.Fprintf(w, "  compare --matrix=FILE --dir=DIR - run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see 'sysbench compare --help')\n\n")
+	printCommands(w)
 	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)
