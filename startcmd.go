@@ -67,7 +67,7 @@ func (p *program) startCommand(args []string) int {
 	}
 	fleet := &control.Fleet{URLs: urls, Client: &http.Client{}, Poll: 200 * time.Millisecond, Lost: time.Minute,
 		Progress: func(format string, args ...any) { p.log.Noticef(format, args...) }}
-	p.log.Noticef("Waiting at most %s for %d instances to be ready...\n", secs["ready-timeout"], len(urls))
+	p.log.Noticef("Waiting at most %s for %d instances to be ready...", secs["ready-timeout"], len(urls))
 	if err := fleet.WaitReady(p.ctx, secs["ready-timeout"]); err != nil {
 		fleet.Abort(p.ctx, err.Error())
 		return p.fail(fmt.Errorf("start: %v", err))
@@ -76,7 +76,7 @@ func (p *program) startCommand(args []string) int {
 	if err := fleet.Start(p.ctx, at); err != nil {
 		return p.fail(fmt.Errorf("start: %v", err))
 	}
-	p.log.Noticef("Started %d instances: their measured windows begin at %s\n", len(urls), at.Format(time.RFC3339Nano))
+	p.log.Noticef("Started %d instances: their measured windows begin at %s", len(urls), at.Format(time.RFC3339Nano))
 	var deadline time.Time
 	if d := secs["timeout"]; d > 0 {
 		deadline = at.Add(d)
@@ -148,7 +148,7 @@ func (p *program) serveMerged(values *options.Values, d time.Duration) error {
 	}
 	defer stop()
 	ctl.Finish(data)
-	p.log.Noticef("Serving the merged results file at http://%s/results until it is fetched (at most %s)...\n", addr, d)
+	p.log.Noticef("Serving the merged results file at http://%s/results until it is fetched (at most %s)...", addr, d)
 	return ctl.WaitFetched(p.ctx, d)
 }
 

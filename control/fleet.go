@@ -26,7 +26,7 @@ type Fleet struct {
 	// Lost is how long an instance that was answering may stop answering
 	// while the run goes on before the merge goes ahead without it.
 	Lost time.Duration
-	// Progress is told what happens, a line at a time.
+	// Progress is told what happens, a line (without its newline) at a time.
 	Progress func(format string, args ...any)
 }
 
@@ -176,7 +176,7 @@ func (f *Fleet) WaitReady(ctx context.Context, timeout time.Duration) error {
 		}
 		if n != count {
 			count = n
-			f.say("Instances ready: %d of %d\n", n, len(f.URLs))
+			f.say("Instances ready: %d of %d", n, len(f.URLs))
 		}
 		if n == len(f.URLs) {
 			return nil
@@ -229,7 +229,7 @@ func (f *Fleet) Abort(ctx context.Context, reason string) {
 	for k, u := range f.URLs {
 		err := f.call(ctx, http.MethodPost, u+"/abort", abortRequest{Reason: reason}, nil)
 		if err == nil {
-			f.say("Instance %d told to give up\n", k)
+			f.say("Instance %d told to give up", k)
 		}
 	}
 }
@@ -265,7 +265,7 @@ func (f *Fleet) Collect(ctx context.Context, deadline time.Time) []Result {
 			switch {
 			case err == nil:
 				out[k].Data = data
-				f.say("Fetched the results of instance %d (%s)\n", k, u)
+				f.say("Fetched the results of instance %d (%s)", k, u)
 			case errors.As(err, &ae) && ae.state != Finished && ae.state != "":
 				lastSeen[k] = time.Now() // still running
 				if ae.state != Aborted {
