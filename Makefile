@@ -28,7 +28,9 @@ BUILDFLAGS  := -trimpath -ldflags "$(STAMP)"
 DIST        ?= dist
 DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
-.PHONY: build test unit demo bench conformance lint clean install uninstall dist
+IMAGE       ?= sysbench-go:latest
+
+.PHONY: build test unit demo bench conformance lint clean install uninstall dist image
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -91,6 +93,10 @@ uninstall:
 # commit's time as the date; no build ID of this machine).
 dist:
 	GO="$(GO)" DIST="$(DIST)" TARGETS="$(DIST_TARGETS)" STAMP="$(STAMP)" VERSION="$(VERSION)" bash scripts/dist.sh
+
+# The container image (Dockerfile), stamped as the binaries are.
+image:
+	docker build --build-arg VERSION=$(VERSION) --build-arg GIT_COMMIT=$(GIT_COMMIT) --build-arg GIT_DATE=$(GIT_DATE) -t $(IMAGE) .
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

@@ -130,15 +130,11 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 		}
 		*o.dst = int(n)
 	}
-	for _, o := range []struct {
-		name string
-		dst  *time.Duration
-	}{{"await-start", &k.AwaitStart}, {"serve-results", &k.ServeResults}} {
-		n, err := values.Int(o.name)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("invalid value for --%s: '%s' (seconds, at least 1)", o.name, values.String(o.name))
-		}
-		*o.dst = time.Duration(n) * time.Second
+	if k.AwaitStart, err = secondsOpt(values, "await-start", 1); err != nil {
+		return nil, err
+	}
+	if k.ServeResults, err = secondsOpt(values, "serve-results", 1); err != nil {
+		return nil, err
 	}
 	switch inv.values.String("db-driver") {
 	case "pgsql":

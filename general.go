@@ -121,6 +121,15 @@ func parsePercentiles(s string) ([]float64, error) {
 	return out, nil
 }
 
+// secondsOpt reads an option given in whole seconds, at least min.
+func secondsOpt(v *options.Values, name string, min int64) (time.Duration, error) {
+	n, err := v.Int(name)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("Invalid value for --%s: '%s' (seconds, at least %d)", name, v.String(name), min)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
 // intOpt reads an integer option with the reference's error wording.
 func intOpt(v *options.Values, name string) (int64, error) {
 	return v.Int(name)

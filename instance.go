@@ -120,16 +120,15 @@ type endpoint struct {
 // --metrics-addr (the endpoint), and --serve-results a --results file.
 func parseEndpoint(v *options.Values) (endpoint, error) {
 	var e endpoint
+	var err error
 	for _, o := range []struct {
 		name string
 		dst  *time.Duration
 	}{{"await-start", &e.await}, {"serve-results", &e.serve}} {
-		n, err := v.Int(o.name)
-		if err != nil || n < 0 {
-			return e, fmt.Errorf("Invalid value for --%s: '%s' (seconds)", o.name, v.String(o.name))
+		if *o.dst, err = secondsOpt(v, o.name, 0); err != nil {
+			return e, err
 		}
-		*o.dst = time.Duration(n) * time.Second
-		if n > 0 && v.String("metrics-addr") == "" {
+		if *o.dst > 0 && v.String("metrics-addr") == "" {
 			return e, fmt.Errorf("--%s needs --metrics-addr=HOST:PORT: the endpoint it works through", o.name)
 		}
 	}

@@ -51,17 +51,21 @@ func (p *program) startCommand(args []string) int {
 		return 0
 	}
 	secs := map[string]time.Duration{}
-	for _, name := range []string{"instances", "ready-timeout", "start-delay", "timeout", "serve-results"} {
-		n, err := values.Int(name)
-		if err != nil || n < 0 {
-			return p.fail(fmt.Errorf("start: invalid value for --%s: '%s'", name, values.String(name)))
+	for _, name := range []string{"ready-timeout", "start-delay", "timeout", "serve-results"} {
+		d, err := secondsOpt(values, name, 0)
+		if err != nil {
+			return p.fail(fmt.Errorf("start: %w", err))
 		}
-		secs[name] = time.Duration(n) * time.Second
+		secs[name] = d
+	}
+	n, err := values.Int("instances")
+	if err != nil || n < 0 {
+		return p.fail(fmt.Errorf("start: Invalid value for --instances: '%s'", values.String("instances")))
 	}
 	if secs["serve-results"] > 0 && (values.String("results") == "" || values.String("listen") == "") {
 		return p.fail(errors.New("start: --serve-results needs --results=FILE and --listen=HOST:PORT"))
 	}
-	urls, err := control.ExpandURLs(rest, int(secs["instances"]/time.Second))
+	urls, err := control.ExpandURLs(rest, int(n))
 	if err != nil {
 		return p.fail(fmt.Errorf("start: %v (usage: sysbench-go start [options] URL...)", err))
 	}

@@ -26,9 +26,14 @@ func fleet(urls ...string) *Fleet {
 	return &Fleet{URLs: urls, Client: &http.Client{}, Poll: 10 * time.Millisecond, Lost: time.Second}
 }
 
-func post(t *testing.T, url, body string) (int, string) {
+// request makes one request and returns the answer's status and body.
+func request(t *testing.T, method, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,17 +43,10 @@ func post(t *testing.T, url, body string) (int, string) {
 	return resp.StatusCode, b.String()
 }
 
-func get(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	_, _ = b.ReadFrom(resp.Body)
-	return resp.StatusCode, b.String()
+func post(t *testing.T, url, body string) (int, string) {
+	return request(t, http.MethodPost, url, body)
 }
+func get(t *testing.T, url string) (int, string) { return request(t, http.MethodGet, url, "") }
 
 // TestInstanceLifecycle walks an instance through its states as the
 // start command sees them: not ready, ready, started once, results only

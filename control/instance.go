@@ -217,16 +217,11 @@ func (in *Instance) serveStart(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusBadRequest, "start time refused: "+err.Error(), in.Status())
 		return
 	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if in.status.State != Ready {
-		problem(w, http.StatusConflict, "not waiting for a start time: "+string(in.status.State), in.status)
-		return
-	}
 	at := req.StartAt.UTC()
-	in.status.State, in.status.StartAt = Running, &at
-	in.start <- at
-	writeJSON(w, http.StatusOK, in.status)
+	in.signal(w, func() {
+		in.status.State, in.status.StartAt = Running, &at
+		in.start <- at
+	})
 }
 
 func (in *Instance) serveAbort(w http.ResponseWriter, r *http.Request) {
@@ -235,14 +230,23 @@ func (in *Instance) serveAbort(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusBadRequest, `the body is not {"reason": "..."}`, in.Status())
 		return
 	}
+	in.signal(w, func() {
+		in.status.State = Aborted
+		in.abort <- req.Reason
+	})
+}
+
+// signal gives a ready instance what the start command tells it (send
+// changes its state and hands it over, once: the channels hold one), and
+// refuses it to one that is not waiting.
+func (in *Instance) signal(w http.ResponseWriter, send func()) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.status.State != Ready {
 		problem(w, http.StatusConflict, "not waiting for a start time: "+string(in.status.State), in.status)
 		return
 	}
-	in.status.State = Aborted
-	in.abort <- req.Reason
+	send()
 	writeJSON(w, http.StatusOK, in.status)
 }
 
