@@ -128,12 +128,14 @@ type pod struct {
 	done chan error
 }
 
-func startPod(t *testing.T, name string, args []string) *pod {
+// startPod starts a pod's process with args, and env as its container's
+// environment gives it (the Secret's password).
+func startPod(t *testing.T, name string, args []string, env ...string) *pod {
 	t.Helper()
 	p := &pod{name: name, cmd: exec.Command(testenv.Binary(t), args...), seen: make(chan string, 1000), done: make(chan error, 1)}
-	p.cmd.Env = slices.DeleteFunc(os.Environ(), func(v string) bool {
+	p.cmd.Env = append(slices.DeleteFunc(os.Environ(), func(v string) bool {
 		return strings.HasPrefix(v, "PGPASSWORD=") || strings.HasPrefix(v, "MYSQL_PWD=")
-	})
+	}), env...)
 	r, w := io.Pipe()
 	p.cmd.Stdout, p.cmd.Stderr = w, w
 	if err := p.cmd.Start(); err != nil {
@@ -205,6 +207,9 @@ func (p *pod) exit(t *testing.T, within time.Duration) int {
 type cluster struct {
 	instance []string // the instances' args, $(JOB_COMPLETION_INDEX) not expanded
 	start    []string
+	// passwordEnv is the variable the instances get the Secret's
+	// password in.
+	passwordEnv string
 	n        int
 	ports    []string
 	listen   string // where the start Job serves the merged file
@@ -226,6 +231,11 @@ func renderCluster(t *testing.T, deployArgs ...string) *cluster {
 		n: int(*job.Spec.Completions), dir: t.TempDir()}
 	for range c.n {
 		c.ports = append(c.ports, freePort(t))
+	}
+	for _, e := range k8stest.Container(job, "sysbench-go").Env {
+		if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+			c.passwordEnv = e.Name
+		}
 	}
 	return c
 }
@@ -372,5 +382,47 @@ func TestKubernetesMissingInstance(t *testing.T) {
 	}
 	if d := time.Since(began); d > 60*time.Second {
 		t.Errorf("the instances ended %s after the start, not when told to give up (their own --await-start is 120s)", d)
+	}
+}
+
+// TestKubernetesOnPostgreSQL: the manifests' processes against a real
+// server, the password given as the pods get it from the Secret (never on
+// the command line): two instances of oltp_point_select, merged.
+func TestKubernetesOnPostgreSQL(t *testing.T) {
+	srv := testenv.RequireServer(t, "pgsql")
+	conn := srv.Args()
+	common := append([]string{"oltp_point_select", "--tables=1", "--table-size=200"}, conn...)
+	runCLI(t, append(common, "cleanup")...)
+	if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+		t.Fatalf("prepare: %d\n%s", code, out)
+	}
+	t.Cleanup(func() { runCLI(t, append(common, "cleanup")...) })
+	run := slices.DeleteFunc(slices.Clone(common), func(a string) bool { return strings.HasPrefix(a, "--pgsql-password=") })
+	c := renderCluster(t, append(append([]string{"--instances=2"}, run...), "--threads=2", "--rate=200", "--time=2", "run")...)
+	if c.passwordEnv != "PGPASSWORD" {
+		t.Fatalf("the instances get the password in %q", c.passwordEnv)
+	}
+	secret := c.passwordEnv + "=" + srv.Password
+	pods := []*pod{startPod(t, "instance 0", c.instanceArgs(t, 0), secret), startPod(t, "instance 1", c.instanceArgs(t, 1), secret)}
+	start := startPod(t, "start", c.startArgs(t, "--serve-results=0"))
+	if code := start.exit(t, 2*time.Minute); code != 0 {
+		t.Fatalf("start: exit %d\n%s", code, start.output())
+	}
+	for _, p := range pods {
+		if code := p.exit(t, time.Minute); code != 0 {
+			t.Errorf("%s: exit %d\n%s", p.name, code, p.output())
+		}
+	}
+	if out := start.output(); !strings.Contains(out, "Merged 2 results") || !strings.Contains(out, "SQL statistics:") {
+		t.Errorf("the start Job's log:\n%s", out)
+	}
+	m := readResults(t, filepath.Join(c.dir, "start-merged.json"))
+	if m.Workload.Driver != "pgsql" || m.Total == nil || m.Exit.Status != 0 {
+		t.Errorf("merged: driver %q exit %+v", m.Workload.Driver, m.Exit)
+	}
+	for _, a := range m.CommandLine {
+		if strings.Contains(a, "password") {
+			t.Errorf("a password option in the instances' command line: %q", a)
+		}
 	}
 }
