@@ -210,10 +210,10 @@ type cluster struct {
 	// passwordEnv is the variable the instances get the Secret's
 	// password in.
 	passwordEnv string
-	n        int
-	ports    []string
-	listen   string // where the start Job serves the merged file
-	dir      string
+	n           int
+	ports       []string
+	listen      string // where the start Job serves the merged file
+	dir         string
 }
 
 func renderCluster(t *testing.T, deployArgs ...string) *cluster {
