@@ -19,6 +19,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -120,7 +121,7 @@ func compile(src io.Reader, name string) (*lua.FunctionProto, error) {
 	if err != nil {
 		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
 	}
-	proto, err := lua.Compile(chunk, name)
+	proto, err := luacomp.Compile(chunk, name)
 	if err != nil {
 		return nil, &ScriptError{Msg: err.Error()}
 	}
@@ -475,7 +476,7 @@ func callGlobal(L *lua.LState, name string, args ...lua.LValue) (bool, lua.LValu
 	if fn.Type() != lua.LTFunction {
 		return false, lua.LNil, nil
 	}
-	if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, args...); err != nil {
+	if err := callProtected(L, fn, 1, args...); err != nil {
 		return true, lua.LNil, &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
 	}
 	ret := L.Get(-1)

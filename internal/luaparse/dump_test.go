@@ -33,6 +33,14 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent string) {
 			b.WriteString("nil")
 			return
 		}
+		if lf, ok := v.Interface().(*LocalFunctionStmt); ok {
+			// gopher-lua's tree has "local function" as this assignment.
+			st := &ast.LocalAssignStmt{Names: []string{lf.Name}, Exprs: []ast.Expr{lf.Func}}
+			st.SetLine(lf.Line())
+			st.SetLastLine(lf.LastLine())
+			dumpValue(b, reflect.ValueOf(st), indent)
+			return
+		}
 		if n, ok := v.Interface().(*ast.NumberExpr); ok {
 			fmt.Fprintf(b, "NumberExpr@%d-%d{%s}", n.Line(), n.LastLine(), compiledNumber(n.Value))
 			return

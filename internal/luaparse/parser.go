@@ -60,10 +60,6 @@ type parser struct {
 	fs    *funcState
 	level int // LuaJIT's syntactic nesting level
 	vtop  int // LuaJIT's variable stack height
-	// Names of "local NAME = ..." whose value is being parsed, and whether
-	// the value mentions them (see localFunctionValue).
-	watch    []string
-	watchHit []bool
 }
 
 // Kinds of primary expression, which decide what a statement can be.
@@ -373,6 +369,15 @@ func (p *parser) field(obj ast.Expr) ast.Expr {
 	return e
 }
 
+// LocalFunctionStmt is "local function Name body": unlike "local Name =
+// function body", the name is in scope inside the body. gopher-lua's tree
+// has no node for it.
+type LocalFunctionStmt struct {
+	ast.StmtBase
+	Name string
+	Func *ast.FunctionExpr
+}
+
 func (p *parser) localStat() ast.Stmt {
 	st := &ast.LocalAssignStmt{}
 	st.SetLine(p.tok.line)
@@ -382,9 +387,10 @@ func (p *parser) localStat() ast.Stmt {
 		p.varNew(0, name)
 		p.varAdd(1)
 		body := p.body(false, p.line)
-		st.Names, st.Exprs = []string{name}, []ast.Expr{body}
-		st.SetLastLine(body.LastLine())
-		return st
+		lf := &LocalFunctionStmt{Name: name, Func: body}
+		lf.SetLine(st.Line())
+		lf.SetLastLine(body.LastLine())
+		return lf
 	}
 	for n := 0; ; n++ {
 		name := p.name()
@@ -396,8 +402,6 @@ func (p *parser) localStat() ast.Stmt {
 	}
 	if !p.opt('=') {
 		st.Exprs = []ast.Expr{}
-	} else if len(st.Names) == 1 {
-		st.Exprs = p.localFunctionValue(st.Names[0])
 	} else {
 		st.Exprs = p.exprList()
 	}
@@ -405,34 +409,8 @@ func (p *parser) localStat() ast.Stmt {
 	return st
 }
 
-// localFunctionValue parses the values of "local name = ...". gopher-lua's
-// compiler makes name visible inside a lone function value, as for "local
-// function name"; in LuaJIT the function sees the outer name. When the
-// function mentions name, a trailing nil value (which changes nothing
-// else) keeps the compiler from taking that path.
-func (p *parser) localFunctionValue(name string) []ast.Expr {
-	p.watch = append(p.watch, name)
-	p.watchHit = append(p.watchHit, false)
-	exprs := p.exprList()
-	n := len(p.watch) - 1
-	hit := p.watchHit[n]
-	p.watch, p.watchHit = p.watch[:n], p.watchHit[:n]
-	if fn, ok := exprs[0].(*ast.FunctionExpr); ok && len(exprs) == 1 && hit {
-		p.features |= featLocalFunc
-		nilValue := &ast.NilExpr{}
-		nilValue.SetLine(fn.LastLine())
-		exprs = append(exprs, nilValue)
-	}
-	return exprs
-}
-
-// ident makes a name's node, noting mentions of watched local names.
+// ident makes a name's node.
 func (p *parser) ident(name string, line int) *ast.IdentExpr {
-	for i, w := range p.watch {
-		if w == name {
-			p.watchHit[i] = true
-		}
-	}
 	e := &ast.IdentExpr{Value: name}
 	e.SetLine(line)
 	return e
