@@ -75,8 +75,9 @@ func getRuntime(L *lua.LState) *runtime {
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, error) {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	L := lua.NewState(stateOptions)
 	openLibs(L)
+	registerProtectedCalls(L)
 	registerLoaders(L, s.env)
 	rtTid := tid
 	if rtTid < 0 {
@@ -112,20 +113,33 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	registerOutput(L)
 	openLuaJITLibs(L)
 	s.setRequirePaths(L)
-	L.Push(L.NewFunctionFromProto(preludeProto()))
-	if err := L.PCall(0, 0, nil); err != nil {
+	if err := callProtected(L, L.NewFunctionFromProto(preludeProto()), 0); err != nil {
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 
-	fn := L.NewFunctionFromProto(s.proto)
-	L.Push(fn)
-	if err := L.PCall(0, 0, nil); err != nil {
+	if err := callProtected(L, L.NewFunctionFromProto(s.proto), 0); err != nil {
 		rt.close()
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
+}
+
+// stateOptions configure every Lua state. The call stack grows as it is
+// used, up to some 16,000 nested calls before "stack overflow" (LuaJIT
+// allows some 20,000 small frames in its 65,500 stack slots); its index
+// costs a state 8 bytes per 8 frames of CallStackSize up front. The
+// registers are not the limit: gopher-lua cannot report their overflow
+// inside a protected call with a handler (it needs a register for the
+// handler), and every protected call of ours has one.
+var stateOptions = lua.Options{
+	SkipOpenLibs:        true,
+	CallStackSize:       16384,
+	MinimizeStackMemory: true,
+	RegistrySize:        256,
+	RegistryMaxSize:     1 << 24,
+	RegistryGrowStep:    64,
 }
 
 // openLuaJITLibs adds what LuaJIT 2.1 has beyond Lua 5.1 (and its own
