@@ -104,7 +104,7 @@ func printLuaJITTable(w io.Writer, cfg config, rs []Result) {
 			deselected[r.Deselect]++
 		}
 	}
-	fmt.Fprintf(w, "## LuaJIT test suite: %d blocks run", ran)
+	fmt.Fprintf(w, "### LuaJIT test suite: %d blocks run", ran)
 	if len(deselected) > 0 {
 		fmt.Fprintf(w, " (not selected by their metadata: %s)", countList(deselected))
 	}
@@ -155,7 +155,7 @@ func printNotPromised(w io.Writer, cfg config, rs []Result) {
 func printLua51Table(w io.Writer, cfg config, rs []Result) {
 	impls := []string{"lua5.1", "luajit", "sysbench", "ours"}
 	t := table{header: append([]string{"file"}, impls...)}
-	var failures []string
+	var failures, skipped []string
 	counts := map[string]int{}
 	ran, refPass, oursOfRef := 0, 0, 0
 	for _, r := range rs {
@@ -163,7 +163,8 @@ func printLua51Table(w io.Writer, cfg config, rs []Result) {
 			continue
 		}
 		if r.Skip != "" {
-			t.rows = append(t.rows, []string{r.File, "skipped: " + r.Skip})
+			t.rows = append(t.rows, []string{r.File, "not run"})
+			skipped = append(skipped, fmt.Sprintf("- %s: %s", r.File, r.Skip))
 			continue
 		}
 		ran++
@@ -190,9 +191,12 @@ func printLua51Table(w io.Writer, cfg config, rs []Result) {
 		total = append(total, column(cfg.impls, im, counts[im])+fmt.Sprintf("/%d", ran))
 	}
 	t.rows = append(t.rows, total)
-	fmt.Fprintf(w, "\n## Lua 5.1 test suite: %d files run; sysbench-go passes %d of the %d that lua5.1 and %s pass\n\n",
+	fmt.Fprintf(w, "\n### Lua 5.1 test suite: %d files run; sysbench-go passes %d of the %d that lua5.1 and %s pass\n\n",
 		ran, oursOfRef, refPass, referenceName(cfg.impls))
 	t.print(w)
+	if len(skipped) > 0 {
+		fmt.Fprint(w, "\nNot run:\n\n", strings.Join(skipped, "\n"), "\n")
+	}
 	if len(failures) > 0 {
 		fmt.Fprint(w, "\nFirst error lines:\n\n", strings.Join(failures, "\n"), "\n")
 	}
@@ -222,9 +226,6 @@ type table struct {
 func (t table) print(w io.Writer) {
 	width := make([]int, len(t.header))
 	for _, row := range append([][]string{t.header}, t.rows...) {
-		if len(row) < len(t.header) {
-			continue
-		}
 		for i, c := range row {
 			width[i] = max(width[i], len(c))
 		}
