@@ -65,23 +65,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "luasuite:", err)
 		return 1
 	}
-	var results []Result
-	if cfg.luajitTests != "" {
-		rs, err := runLuaJITSuite(ctx, cfg, stderr)
-		if err != nil {
-			fmt.Fprintln(stderr, "luasuite:", err)
-			return 1
-		}
-		printLuaJITTable(stdout, cfg, rs)
-		results = append(results, rs...)
+	suites := []struct {
+		dir   string
+		run   func(context.Context, config, io.Writer) ([]Result, error)
+		print func(io.Writer, config, []Result)
+	}{
+		{cfg.luajitTests, runLuaJITSuite, printLuaJITTable},
+		{cfg.lua51Tests, runLua51Suite, printLua51Table},
 	}
-	if cfg.lua51Tests != "" {
-		rs, err := runLua51Suite(ctx, cfg, stderr)
+	var results []Result
+	for _, s := range suites {
+		if s.dir == "" {
+			continue
+		}
+		rs, err := s.run(ctx, cfg, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "luasuite:", err)
 			return 1
 		}
-		printLua51Table(stdout, cfg, rs)
+		s.print(stdout, cfg, rs)
 		results = append(results, rs...)
 	}
 	if err := writeResults(cfg, results); err != nil {
