@@ -76,6 +76,7 @@ var programs = []struct{ name, src, want string }{
 	{"long table constructor", "local function f() local t = {} for i = 1, 60 do t[i] = i end return unpack(t) end local t = {0, f()} print(#t, t[1], t[61], t[30]) local u = {f(), f()} print(#u, u[2], u[61])", "61\t0\t60\t29\n61\t1\t60"},
 	{"120 list items", "local t = {" + strings.Repeat("1, ", 119) + "2} print(#t, t[120])", "120\t2"},
 	{"and or values", "print(nil or false, false and nil, 1 and 2, nil or 3, (1 == 1) and 'y' or 'n', nil and 1 or 2)", "false\tfalse\t2\t3\ty\t2"},
+	{"constant operands of and/or", "local x = ((1 or false) and true) or false print(x, (nil and 1) or (false or 2), ((false or nil) and 1) or 3)", "true\t2\t3"},
 	{"not", "local a, b = nil, 0 print(not a, not b, not not a, not (a == b))", "true\tfalse\tfalse\ttrue"},
 	{"comparisons", "local a, b = 1, 2 print(a < b, a > b, a <= b, a >= b, a == b, a ~= b, 'a' < 'b', 2 >= 2)", "true\tfalse\ttrue\tfalse\tfalse\ttrue\ttrue\ttrue"},
 	{"conditions", "local x = 5 if x > 3 and x < 10 then print('in') elseif x == 0 then print('zero') else print('out') end if not (x > 3) or x == 5 then print('five') end", "in\nfive"},

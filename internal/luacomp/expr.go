@@ -282,11 +282,12 @@ func (fs *funcState) jumpOnCond(e *exp, cond int) int {
 func (fs *funcState) goIfTrue(e *exp) {
 	fs.dischargeVars(e)
 	var pc int
+	// A constant false goes through a register like any value: a plain
+	// jump here would carry jumps waiting for this pc that stand for
+	// other values (Lua 5.1.4's ((1 or false) and true) or false gave 1).
 	switch e.k {
 	case eK, eNum, eTrue:
 		pc = noJump
-	case eFalse:
-		pc = fs.jump()
 	case eJmp:
 		fs.invertJump(e)
 		pc = e.info
@@ -302,11 +303,9 @@ func (fs *funcState) goIfTrue(e *exp) {
 func (fs *funcState) goIfFalse(e *exp) {
 	fs.dischargeVars(e)
 	var pc int
-	switch e.k {
+	switch e.k { // as in goIfTrue, a constant true has no shortcut
 	case eNil, eFalse:
 		pc = noJump
-	case eTrue:
-		pc = fs.jump()
 	case eJmp:
 		pc = e.info
 	default:

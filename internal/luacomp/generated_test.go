@@ -47,7 +47,7 @@ func expression(r *rand.Rand, d int) string {
 		return leaves[r.IntN(len(leaves))]
 	}
 	a, c := expression(r, d-1), expression(r, d-1)
-	switch r.IntN(12) {
+	switch r.IntN(13) {
 	case 0:
 		return "(" + a + " and " + c + ")"
 	case 1:
@@ -71,6 +71,9 @@ func expression(r *rand.Rand, d int) string {
 	case 9:
 		return "((" + a + ") and (" + c + ") or " + expression(r, d-1) + ")"
 	case 10:
+		k := []string{"true", "false", "nil", "1"}
+		return "(((" + k[r.IntN(4)] + " or " + k[r.IntN(4)] + ") and " + k[r.IntN(4)] + ") or " + a + ")"
+	case 11:
 		return "id(" + a + ", " + c + ")"
 	default:
 		return "({" + a + ", " + c + "})[1 + (x % 2)]"

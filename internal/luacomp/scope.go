@@ -53,7 +53,7 @@ type blockScope struct {
 	loop    bool // breaks leave this block
 	repeat  bool // the body of a repeat-until, whose condition sees its locals
 	labels  int  // first of fs.labels that belongs to the block
-	gotos   int  // first of fs.gotos that belongs to the block
+	gotoSeq int  // gotos numbered from this one on were made inside the block
 }
 
 // funcState is a function being compiled.
@@ -80,8 +80,9 @@ type funcState struct {
 	upvals        []upvalDesc
 	bl            *blockScope
 
-	labels []label
-	gotos  []pendingGoto
+	labels  []label
+	gotos   []pendingGoto // not yet resolved
+	gotoSeq int           // the next goto's number
 	calls  []lua.DbgCall
 }
 
@@ -207,13 +208,14 @@ func (fs *funcState) enterBlock(bl *blockScope) {
 	bl.prev = fs.bl
 	bl.nactvar = fs.nactvar
 	bl.labels = len(fs.labels)
-	bl.gotos = len(fs.gotos)
+	bl.gotoSeq = fs.gotoSeq
 	fs.bl = bl
 }
 
 // leaveBlock ends a block: its locals go out of scope (closed if
-// captured), its labels become invisible and its pending gotos move to
-// the enclosing block; a loop's breaks land here.
+// captured), its labels take the gotos after them that no later label
+// took (backward jumps) and become invisible, its other pending gotos
+// move to the enclosing block; a loop's breaks land here.
 func (fs *funcState) leaveBlock() {
 	bl := fs.bl
 	fs.bl = bl.prev
@@ -222,9 +224,13 @@ func (fs *funcState) leaveBlock() {
 		fs.emitABC(lua.OP_CLOSE, bl.nactvar, 0, 0)
 	}
 	fs.freereg = fs.nactvar
+	for _, l := range fs.labels[bl.labels:] {
+		fs.resolveGotos(l, func(g *pendingGoto) bool { return g.seq >= l.seq })
+	}
 	fs.labels = fs.labels[:bl.labels]
 	if bl.loop {
-		fs.resolveGotos(bl, breakLabel, fs.nactvar)
+		exit := label{name: breakLabel, pc: fs.label(), slot: fs.nactvar}
+		fs.resolveGotos(exit, func(g *pendingGoto) bool { return g.seq >= bl.gotoSeq })
 	}
 	if fs.bl == nil && len(fs.gotos) > 0 {
 		// The parser refuses undefined labels; this is a compiler bug.

@@ -16,13 +16,16 @@ type label struct {
 	name string
 	pc   int
 	slot int // active locals where the label stands
+	seq  int // gotos numbered from seq on come after the label
 }
 
 type pendingGoto struct {
 	name  string
 	pc    int  // its jump
+	nop   int  // the NOP before it, made a CLOSE if it leaves captured locals
 	slot  int  // active locals where the goto stands
-	close bool // it leaves the scope of a captured local
+	seq   int  // its number, in source order
+	close bool // it left the scope of a captured local
 }
 
 // block compiles the statements of a block in the current scope. repeat
@@ -416,21 +419,15 @@ func (fs *funcState) retStat(x *ast.ReturnStmt) {
 	fs.emitReturn(first, n)
 }
 
-// gotoStat jumps to a label: back to a visible one (closing the locals it
-// leaves, which may be captured), or forward to one not seen yet.
+// gotoStat jumps to a label, resolved as LuaJIT resolves it: by the next
+// label of that name in its block or an enclosing one, else, when the
+// block of a label before it ends, by that label. A NOP goes before the
+// jump, to become a CLOSE if the jump leaves captured locals: gopher-lua's
+// JMP cannot close upvalues.
 func (fs *funcState) gotoStat(name string) {
-	if name != breakLabel {
-		for i := len(fs.labels) - 1; i >= 0; i-- {
-			if l := fs.labels[i]; l.name == name {
-				if fs.nactvar > l.slot {
-					fs.emitABC(lua.OP_CLOSE, l.slot, 0, 0)
-				}
-				fs.patchList(fs.jump(), l.pc)
-				return
-			}
-		}
-	}
-	fs.gotos = append(fs.gotos, pendingGoto{name: name, pc: fs.jump(), slot: fs.nactvar})
+	nop := fs.emitABC(lua.OP_NOP, 0, 0, 0)
+	fs.gotos = append(fs.gotos, pendingGoto{name: name, pc: fs.jump(), nop: nop, slot: fs.nactvar, seq: fs.gotoSeq})
+	fs.gotoSeq++
 }
 
 func (fs *funcState) labelStat(name string, atEnd bool) {
@@ -438,35 +435,34 @@ func (fs *funcState) labelStat(name string, atEnd bool) {
 	if atEnd {
 		slot = fs.bl.nactvar
 	}
-	pc := fs.resolveGotos(fs.bl, name, slot)
-	fs.labels = append(fs.labels, label{name: name, pc: pc, slot: slot})
+	l := label{name: name, pc: fs.label(), slot: slot, seq: fs.gotoSeq}
+	bl := fs.bl
+	fs.resolveGotos(l, func(g *pendingGoto) bool { return g.seq >= bl.gotoSeq })
+	fs.labels = append(fs.labels, l)
 }
 
-// resolveGotos lands the pending gotos of block bl named name here, with
-// slot locals active; a goto that left the scope of a captured local
-// closes it here. It returns the label's pc.
-func (fs *funcState) resolveGotos(bl *blockScope, name string, slot int) int {
-	pc := fs.label()
-	needClose := false
-	keep := fs.gotos[:bl.gotos]
-	for _, g := range fs.gotos[bl.gotos:] {
-		if g.name != name {
+// resolveGotos lands at l the pending gotos of its name that take says
+// it takes. A goto that leaves the scope of a captured local closes the
+// locals above the label's first.
+func (fs *funcState) resolveGotos(l label, take func(*pendingGoto) bool) {
+	keep := fs.gotos[:0]
+	for _, g := range fs.gotos {
+		if g.name != l.name || !take(&g) {
 			keep = append(keep, g)
 			continue
 		}
-		fs.patchList(g.pc, pc)
-		needClose = needClose || g.close
-		// A label ending its block is outside the scope of the block's
-		// locals, which are still active here.
-		for r := slot; r < min(g.slot, fs.nactvar); r++ {
+		fs.patchList(g.pc, l.pc)
+		needClose := g.close
+		// Locals the goto leaves that are still active here: those of
+		// the block a trailing label ends, or of a backward jump.
+		for r := l.slot; r < min(g.slot, fs.nactvar); r++ {
 			needClose = needClose || fs.actvars[r].captured
+		}
+		if needClose {
+			fs.code[g.nop] = abc(lua.OP_CLOSE, l.slot, 0, 0)
 		}
 	}
 	fs.gotos = keep
-	if needClose {
-		fs.emitABC(lua.OP_CLOSE, slot, 0, 0)
-	}
-	return pc
 }
 
 // close ends the function and fills its proto.
