@@ -1,9 +1,6 @@
 package luaapi
 
 import (
-	"strings"
-	"sync"
-
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/internal/luacomp"
@@ -14,33 +11,47 @@ import (
 // the Go side makes into Lua:
 //
 //   - the error message is LuaJIT's ("attempt to index local 't' (a nil
-//     value)"), rewritten by luacomp.TranslateError in a handler that runs
-//     while the frame that raised it is still on the stack;
+//     value)"), rewritten by luacomp.TranslateError while the frame that
+//     raised it is still on the stack;
 //   - an error closes the upvalues of the frames it unwinds, and only
 //     those: gopher-lua, without a handler, closes every open upvalue of
 //     the state, which cut the closures of the functions still running
 //     outside the pcall off their variables; with a handler, none, which
 //     left closures made by the unwound frames reading reused registers.
 //     We keep a handler set (luavm.ErrorFuncFlag) through every nesting
-//     level and close what the unwound frames left open, by calling an
-//     empty Lua function placed right above the caller's frame: its
-//     RETURN closes every upvalue from its base up.
-
-// emptyProto is a Lua function that does nothing.
-var emptyProto = sync.OnceValue(func() *lua.FunctionProto {
-	p, err := compile(strings.NewReader(""), "=?")
-	if err != nil {
-		panic("sysbench-go: the empty chunk does not compile: " + err.Error())
-	}
-	return p
-})
+//     level, and the handler closes the upvalues from the called
+//     function's base up before gopher-lua clears those registers; each
+//     state keeps the bases of its protected calls for that.
 
 // translator is the handler of protected calls without one of their own.
 var translator = &lua.LFunction{IsG: true, GFunction: translateHandler, Env: &lua.LTable{}}
 
 func translateHandler(L *lua.LState) int {
+	closeUnwound(L)
 	L.Push(translated(L, L.Get(1)))
 	return 1
+}
+
+// protectedBases returns the stack of L's protected calls: the absolute
+// register of each called function's first argument, from which the
+// frames an error unwinds have their registers.
+func protectedBases(L *lua.LState) *[]int {
+	rt := getRuntime(L)
+	if L == rt.L {
+		return &rt.protected
+	}
+	if co := rt.coroutines.ofThread(L); co != nil {
+		return &co.protected
+	}
+	return nil
+}
+
+// closeUnwound closes the upvalues of the frames the error being handled
+// unwinds: those of the innermost protected call.
+func closeUnwound(L *lua.LState) {
+	if b := protectedBases(L); b != nil && len(*b) > 0 {
+		luavm.CloseUpvalues(L, (*b)[len(*b)-1])
+	}
 }
 
 // translated is v, an error value raised by the frame below the running
@@ -54,31 +65,53 @@ func translated(L *lua.LState, v lua.LValue) lua.LValue {
 
 // protectedCall calls the function below the nargs arguments on top of
 // L's stack, as L.PCall does, with handler (nil for none) called on the
-// error value, which is first translated.
+// error value, which is first translated. A handler is called right above
+// the frame that raised the error, as in LuaJIT (debug.getlocal(3, 1) in
+// it is the raising function's): the message is translated as it is
+// raised, by a gopher-lua panic function that a G function between the
+// caller and the function sets once PCall has set its own.
 func protectedCall(L *lua.LState, nargs, nret int, handler *lua.LFunction) error {
 	fn := translator
 	if handler != nil {
-		fn = L.NewClosure(func(L *lua.LState) int {
-			L.Push(L.Get(lua.UpvalueIndex(1)))
-			L.Push(translated(L, L.Get(1)))
-			L.Call(1, 1)
-			return 1
-		}, handler)
+		fn = handler
+		L.Insert(translateOnRaise, L.GetTop()-nargs)
+		nargs++
+	}
+	bases := protectedBases(L)
+	if bases != nil {
+		*bases = append(*bases, luavm.Top(L)-nargs)
 	}
 	prev := luavm.ErrorFuncFlag(L)
 	err := L.PCall(nargs, nret, fn)
 	luavm.SetErrorFuncFlag(L, prev)
-	if err != nil {
-		if ae, ok := err.(*lua.ApiError); ok && ae.Object == lua.LString("lua callstack overflow") {
-			// The call stack was full: not even the handler could run.
-			ae.Object = lua.LString("stack overflow")
-		}
-		// The called function's slot is the top now: an empty function
-		// there has its base where the callee's frame had.
-		L.Push(L.NewFunctionFromProto(emptyProto()))
-		L.Call(0, 0)
+	if bases != nil {
+		*bases = (*bases)[:len(*bases)-1]
+	}
+	if ae, ok := err.(*lua.ApiError); ok && ae.Object == lua.LString("lua callstack overflow") {
+		// The call stack was full: not even the handler could run.
+		ae.Object = lua.LString("stack overflow")
 	}
 	return err
+}
+
+// translateOnRaise calls its first argument with the others, with L's
+// panic function translating errors as they are raised.
+var translateOnRaise = &lua.LFunction{IsG: true, GFunction: func(L *lua.LState) int {
+	L.Panic = translatingPanic
+	L.Call(L.GetTop()-1, lua.MultRet)
+	return L.GetTop()
+}, Env: &lua.LTable{}}
+
+// translatingPanic is gopher-lua's panic function for errors raised
+// inside a protected call (the error value on top of the stack), with
+// LuaJIT's wording.
+func translatingPanic(L *lua.LState) {
+	closeUnwound(L)
+	v := L.Get(-1)
+	if s, ok := v.(lua.LString); ok {
+		v = lua.LString(luacomp.TranslateError(L, 0, string(s)))
+	}
+	panic(&lua.ApiError{Type: lua.ApiErrorRun, Object: v})
 }
 
 // callProtected calls fn with args through protectedCall, leaving nret
@@ -185,7 +218,6 @@ func luaRaise(L *lua.LState) int {
 	if s, ok := v.(lua.LString); ok && level > 0 {
 		v = lua.LString(where(L, pos(level)) + string(s))
 	}
-	L.Push(v)
-	L.Panic(L)
-	return 0
+	// Raised as is: the message is the script's, not the VM's.
+	panic(&lua.ApiError{Type: lua.ApiErrorRun, Object: v})
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -31,10 +32,13 @@ type runtime struct {
 	legacy     *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
 	// this state (see jsonArray).
-	jsonOpen bool
+	jsonOpen   bool
+	coroutines *coroutines
+	protected  []int // the bases of the protected calls running (see protectedCall)
 }
 
 func (rt *runtime) close() {
+	rt.coroutines.closeAll()
 	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
 		c.close()
@@ -83,7 +87,8 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	if rtTid < 0 {
 		rtTid = 0
 	}
-	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid)}
+	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid),
+		coroutines: &coroutines{byLua: map[weak.Pointer[lua.LState]]*coroutine{}, byTh: map[*lua.LState]*coroutine{}}}
 	if st != nil && s.env.StatementStats {
 		rt.statements = s.newStatements()
 	}
@@ -112,6 +117,7 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	registerSQL(L, sb)
 	registerOutput(L)
 	openLuaJITLibs(L)
+	registerCoroutine(L)
 	s.setRequirePaths(L)
 	if err := callProtected(L, L.NewFunctionFromProto(preludeProto()), 0); err != nil {
 		L.Close()

@@ -1,6 +1,6 @@
 // Package luavm is the one place where sysbench-go relies on gopher-lua
-// 1.1.2 beyond its exported API: three fields the VM keeps unexported that
-// our own compiler and our error messages need.
+// 1.1.2 beyond its exported API: the fields the VM keeps unexported that
+// our own compiler, protected calls and error messages need.
 //
 //   - FunctionProto.stringConstants: the VM reads global names and constant
 //     string keys from this string view of the constants, which only
@@ -12,6 +12,8 @@
 //   - Debug.frame and the registry: a frame's program counter, its base and
 //     its registers, from which LuaJIT's error messages name a variable
 //     ("attempt to call global 'foo' (a nil value)").
+//   - LState.uvcache, the open upvalues: a protected call closes those of
+//     the frames an error unwinds.
 //
 // The layout of each is checked when the package initialises, by name, type
 // and kind through reflection; a gopher-lua whose internals differ stops the
@@ -38,6 +40,9 @@ type Frame struct {
 
 var layout struct {
 	hasErrorFunc    uintptr // in LState
+	uvcache         uintptr // in LState: *Upvalue, the open upvalues by ascending register
+	uvNext          uintptr // in Upvalue: *Upvalue
+	uvIndex         uintptr // in Upvalue: int
 	reg             uintptr // in LState: *registry
 	regArray        uintptr // in registry: []LValue
 	regTop          uintptr // in registry: int
@@ -80,6 +85,14 @@ func checkLayout() error {
 	}
 	state := reflect.TypeOf(lua.LState{})
 	get(state, "hasErrorFunc", reflect.Bool, &layout.hasErrorFunc)
+	if t := get(state, "uvcache", reflect.Pointer, &layout.uvcache); t != nil && t != reflect.TypeOf((*lua.Upvalue)(nil)) {
+		errs = append(errs, fmt.Errorf("LState.uvcache is a %s", t))
+	}
+	up := reflect.TypeOf(lua.Upvalue{})
+	if t := get(up, "next", reflect.Pointer, &layout.uvNext); t != nil && t != reflect.TypeOf((*lua.Upvalue)(nil)) {
+		errs = append(errs, fmt.Errorf("Upvalue.next is a %s", t))
+	}
+	get(up, "index", reflect.Int, &layout.uvIndex)
 	if reg := get(state, "reg", reflect.Pointer, &layout.reg); reg != nil {
 		r := reg.Elem()
 		if a := get(r, "array", reflect.Slice, &layout.regArray); a != nil && a.Elem() != reflect.TypeOf((*lua.LValue)(nil)).Elem() {
@@ -136,6 +149,25 @@ func ErrorFuncFlag(L *lua.LState) bool {
 // whenever any protected call returns, even inside an outer one.
 func SetErrorFuncFlag(L *lua.LState, v bool) {
 	*at[bool](unsafe.Pointer(L), layout.hasErrorFunc) = v
+}
+
+// CloseUpvalues closes L's open upvalues of registers from the absolute
+// register idx up, as the VM does when a function returns: the closures
+// that hold them keep the values the registers have now. A protected
+// call must do it for the frames an error unwinds before gopher-lua
+// clears their registers.
+func CloseUpvalues(L *lua.LState, idx int) {
+	prev := at[*lua.Upvalue](unsafe.Pointer(L), layout.uvcache)
+	for uv := *prev; uv != nil; uv = *prev {
+		if *at[int](unsafe.Pointer(uv), layout.uvIndex) >= idx {
+			*prev = nil // the list is sorted: all the rest are above idx too
+			for ; uv != nil; uv = *at[*lua.Upvalue](unsafe.Pointer(uv), layout.uvNext) {
+				uv.Close()
+			}
+			return
+		}
+		prev = at[*lua.Upvalue](unsafe.Pointer(uv), layout.uvNext)
+	}
 }
 
 // FrameAt returns the frame at level as L.GetStack counts levels (0 is
