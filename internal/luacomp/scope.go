@@ -83,7 +83,7 @@ type funcState struct {
 	labels  []label
 	gotos   []pendingGoto // not yet resolved
 	gotoSeq int           // the next goto's number
-	calls  []lua.DbgCall
+	calls   []lua.DbgCall
 }
 
 type constKey struct {
