@@ -161,6 +161,12 @@ func (co *coroutine) run(cs *coroutines, args []lua.LValue) transfer {
 	}
 	co.status = coRunning
 	cs.current = co
+	// debug.setfenv(co, t) sets the handle's environment; the coroutine
+	// runs in it, and what it sets for itself shows through the handle.
+	h := co.handle.Value()
+	if h != nil {
+		co.th.Env = h.Env
+	}
 	if !co.started {
 		co.started = true
 		go co.main(cs, args)
@@ -168,6 +174,9 @@ func (co *coroutine) run(cs *coroutines, args []lua.LValue) transfer {
 		co.resume <- args
 	}
 	t := <-co.yield
+	if h != nil {
+		h.Env = co.th.Env
+	}
 	cs.current = prev
 	if prev != nil {
 		prev.status = coRunning
