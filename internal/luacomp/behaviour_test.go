@@ -145,3 +145,61 @@ func TestInt64LiteralCall(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// errorLines are chunks that fail at run time across line breaks: the
+// error is reported on LuaJIT's line (TestErrorLinesAsLuaJIT).
+var errorLines = []string{
+	"local t = nil\n\nprint(t.x)",
+	"x = nil\nx()",
+	"local a = {}\nlocal b = a.b\n  .c",
+	"function f()\n  return g(\n    1)\nend\nf()",
+	"local s = 'a' ..\n{}",
+	"local a = 1 +\n\n{}",
+	"local a = {}\nlocal b = a\n[\n1\n]\n.x",
+	"local t = {}\nt.x\n.y\n= 1",
+	"local x = nil\nlocal y = -\nx",
+	"local t = {\n1,\n2,\nnil + 1\n}",
+	"local a, b = 1, nil\nlocal c = a <\nb",
+	"return #\nnil",
+	"local o = {}\no:m(\n1\n)",
+	"local n\nif n\n.x then end",
+	"while\nnil > 1 do end",
+	"local t = {}\nfor k, v in\nnil do end",
+	"local a = 'x'\nlocal b = a\n..\nnil",
+	"local x = g(\n1\n)",
+	"local x = g\n{\n1\n}",
+	"local x = g\n'a'",
+	"local t = {}\nt\n.a\n.b = 1",
+	"local t\nt[\n1\n] = 2",
+	"g = nil\nlocal y\n= g\n.x",
+	"local a\nlocal b\n= a\n+\n1",
+	"local t = {}\nlocal x = t.a(\n)",
+	"for i = 1, 2 do\nlocal x = nil\nx\n.y = 1\nend",
+	"local x\nx =\nx\n..\n'a'",
+	"local t = {}\nreturn t.x\n.y",
+	"local t = {} t.f = 1\nt\n:f()",
+	"for i = 1,\n'x' do end",
+	"local t = {}\nlocal _ = t.a.b.c",
+}
+
+// TestErrorLinesAsLuaJIT: a run-time error names LuaJIT's line. (The
+// message itself is the run-time's business: luaapi translates it.)
+func TestErrorLinesAsLuaJIT(t *testing.T) {
+	want := runLuaJIT(t, errorLines)
+	for i, src := range errorLines {
+		got := runOurs(t, src)
+		if errorPosition(got) != errorPosition(want[i]) || errorPosition(got) == "" {
+			t.Errorf("%q:\nours:   %s\nLuaJIT: %s", src, got, want[i])
+		}
+	}
+}
+
+// errorPosition is the "x.lua:N:" a result's error starts with.
+func errorPosition(result string) string {
+	_, msg, ok := strings.Cut(result, "error: ")
+	if !ok {
+		return ""
+	}
+	pos, _, _ := strings.Cut(msg, " ")
+	return pos
+}

@@ -417,8 +417,23 @@ func b2i(b bool) int {
 	return 0
 }
 
-// expr compiles an expression into e, without discharging it.
+// expr compiles an expression into e, without discharging it. What is
+// emitted after it, until the next node ends, goes on the line where it
+// ends: LuaJIT's lastline there.
 func (fs *funcState) expr(node ast.Expr, e *exp) {
+	fs.exprNode(node, e)
+	fs.line = endLine(node)
+}
+
+// endLine is the line a node ends on as the parser records it.
+func endLine(n ast.PositionHolder) int {
+	if l := n.LastLine(); l > 0 {
+		return l
+	}
+	return n.Line()
+}
+
+func (fs *funcState) exprNode(node ast.Expr, e *exp) {
 	switch x := node.(type) {
 	case *ast.NilExpr:
 		e.init(eNil, 0)
@@ -528,13 +543,8 @@ func (fs *funcState) expr(node ast.Expr, e *exp) {
 }
 
 // opLine is the line an operator's instruction is reported on: where its
-// last operand ends (LuaJIT emits it then), else where it starts.
-func opLine(n ast.PositionHolder) int {
-	if l := n.LastLine(); l > 0 {
-		return l
-	}
-	return n.Line()
-}
+// last operand ends (LuaJIT emits it then).
+func opLine(n ast.PositionHolder) int { return endLine(n) }
 
 func parseNumber(s string) float64 {
 	v, err := strconv.ParseFloat(s, 64)
@@ -608,12 +618,7 @@ func (fs *funcState) call(x *ast.FuncCallExpr, e *exp) {
 
 // callLine is the line a call is reported on: LuaJIT's, the line where its
 // arguments start, which the parser keeps as the node's last line.
-func callLine(x *ast.FuncCallExpr) int {
-	if l := x.LastLine(); l > 0 {
-		return l
-	}
-	return x.Line()
-}
+func callLine(x *ast.FuncCallExpr) int { return endLine(x) }
 
 // callName is the name gopher-lua's own messages and tracebacks give the
 // function called.

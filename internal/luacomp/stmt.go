@@ -308,7 +308,8 @@ func (fs *funcState) forNum(x *ast.NumberForStmt) {
 		coerce[i] = !e.isNumeral()
 		fs.exp2NextReg(&e)
 	}
-	fs.line = x.Line()
+	// LuaJIT checks the values where the loop starts, after "do": the
+	// line the last value ends on, as a rule.
 	for i, c := range coerce {
 		if c {
 			fs.emitForCoercion(base + i)
@@ -345,10 +346,10 @@ func (fs *funcState) forIn(x *ast.GenericForStmt) {
 	}
 	var e exp
 	n := fs.explist(x.Exprs, &e)
-	fs.line = x.Line()
 	fs.adjustAssign(3, n, &e)
 	fs.checkStack(3) // room for the generator's call
-	fs.forBody(x.Stmts, base, len(x.Names), false, x.Line())
+	// LuaJIT reports the iterator's call where the expressions start.
+	fs.forBody(x.Stmts, base, len(x.Names), false, x.Exprs[0].Line())
 	fs.leaveBlock()
 }
 
@@ -356,7 +357,7 @@ func (fs *funcState) forBody(stmts []ast.Stmt, base, nvars int, numeric bool, li
 	fs.activate(3)
 	var prep int
 	if numeric {
-		prep = fs.emit(abx(lua.OP_FORPREP, base, noJump+maxSBx), line)
+		prep = fs.emit(abx(lua.OP_FORPREP, base, noJump+maxSBx), fs.line)
 	} else {
 		prep = fs.jump()
 	}
@@ -405,7 +406,9 @@ func (fs *funcState) retStat(x *ast.ReturnStmt) {
 		case e.multRet():
 			fs.setReturns(&e, multRet)
 			if e.k == eCall && n == 1 {
+				// LuaJIT emits a tail call anew at the end of the return.
 				setOp(&fs.code[e.info], lua.OP_TAILCALL)
+				fs.lines[e.info] = endLine(x)
 			}
 			first, n = fs.nactvar, multRet
 		case n == 1:
