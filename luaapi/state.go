@@ -370,7 +370,7 @@ func formatNumber(f float64) string {
 
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
-	p, err := compile(strings.NewReader(compatPrelude), "<sysbench>")
+	p, err := compile(strings.NewReader(compatPrelude), "=<sysbench>")
 	if err != nil {
 		panic("sysbench-go: built-in Lua prelude does not compile: " + err.Error())
 	}

@@ -39,10 +39,11 @@ type compiler struct {
 	name string
 }
 
-// Compile compiles a chunk parsed by luaparse.Parse; name is the chunk
-// name messages show.
-func Compile(chunk []ast.Stmt, name string) (p *lua.FunctionProto, err error) {
-	c := &compiler{name: name}
+// Compile compiles a chunk parsed by luaparse.Parse. source is the chunk
+// name as Lua has it ("@file", "=stdin", or the source text itself),
+// which becomes the protos' SourceName; messages show its ShortSource.
+func Compile(chunk []ast.Stmt, source string) (p *lua.FunctionProto, err error) {
+	c := &compiler{name: source}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)

@@ -49,10 +49,35 @@ func TranslateError(L *lua.LState, level int, msg string) string {
 	if !f.Fn.IsG && f.Pc > 0 && f.Pc <= len(f.Fn.Proto.Code) {
 		p, pc = f.Fn.Proto, f.Pc-1
 	}
+	pos = shortPosition(L, level, pos)
 	if out, ok := translate(L, f, p, pc, text); ok {
 		return pos + out
 	}
-	return msg
+	return pos + text
+}
+
+// shortPosition turns the position gopher-lua gives its own errors, the
+// source of the nearest Lua function at or above level ("@file:3: "),
+// into the short form LuaJIT's messages have ("file:3: "). A position
+// that is not that source's (a message error() made) stays as it is.
+func shortPosition(L *lua.LState, level int, pos string) string {
+	if pos == "" {
+		return pos
+	}
+	for ; ; level++ {
+		f, ok := luavm.FrameAt(L, level)
+		if !ok {
+			return pos
+		}
+		if f.Fn == nil || f.Fn.IsG {
+			continue
+		}
+		src := f.Fn.Proto.SourceName
+		if strings.HasPrefix(pos, src+":") {
+			return ShortSource(src) + pos[len(src):]
+		}
+		return pos
+	}
 }
 
 // splitPosition separates gopher-lua's "chunk:line: " prefix (which is

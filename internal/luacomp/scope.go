@@ -105,7 +105,7 @@ func newFuncState(c *compiler, parent *funcState, line int) *funcState {
 
 // fail stops compilation with a LuaJIT-worded message on the current line.
 func (fs *funcState) fail(msg string) {
-	panic(&Error{Chunk: fs.c.name, Line: fs.line, Message: msg})
+	panic(&Error{Chunk: ShortSource(fs.c.name), Line: fs.line, Message: msg})
 }
 
 func (fs *funcState) checkStack(n int) {
