@@ -35,13 +35,23 @@ func (p *program) reportCommand(args []string) int {
 	case len(files) == 0:
 		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
 	}
+	var out *report.Output
+	if path := values.String("results"); path != "" {
+		var err error
+		if out, err = report.CheckOutput(path); err != nil {
+			return p.fail(fmt.Errorf("--results: %w", err))
+		}
+		if out.IsStdout() {
+			p.textToStderr()
+		}
+	}
 	rs, files, err := readResultsArgs(files)
 	if err != nil {
 		return p.fail(err)
 	}
 	merged, err := report.Merge(rs, files, values.Bool("force"))
 	if err == nil {
-		err = p.printResults(merged, values)
+		err = p.printResults(merged, values, out)
 	}
 	return p.fail(err)
 }
@@ -113,7 +123,7 @@ func printReportHelp(out io.Writer) {
 // printResults prints the final report of r's whole run, with the
 // percentiles of --percentile (else the run's), and writes r with them
 // to --results when given.
-func (p *program) printResults(r *report.Results, values *options.Values) error {
+func (p *program) printResults(r *report.Results, values *options.Values, out *report.Output) error {
 	pcts := r.Settings.Percentiles
 	if values.IsSet("percentile") {
 		var err error
@@ -152,8 +162,7 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 			return err
 		}
 	}
-	out := values.String("results")
-	if out == "" {
+	if out == nil {
 		return nil
 	}
 	w, err := report.NewWindow(snap, pcts)
@@ -161,7 +170,7 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 		return err
 	}
 	r.Settings.Percentiles, r.Total = pcts, w
-	return r.WriteFile(out)
+	return r.Write(out, p.stdout)
 }
 
 // resultHooks print a results file's final report as the run printed it:

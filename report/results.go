@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -366,55 +365,15 @@ func (r *Results) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// WriteFile writes the results atomically (WriteAtomic).
-func (r *Results) WriteFile(path string) error {
+// Write writes the results document to o, whole (Output.WriteAtomic);
+// stdout is standard output, for an output of "-".
+func (r *Results) Write(o *Output, stdout io.Writer) error {
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
 		return err
 	}
-	if err := WriteAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("cannot write the results file '%s': %w", path, err)
-	}
-	return nil
-}
-
-// WriteAtomic writes b to path through a temporary file in the same
-// directory and a rename, so that a reader never sees half a file. The
-// error says why, without the path.
-func WriteAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return PathCause(err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return PathCause(err)
-	}
-	return nil
-}
-
-// CheckWritable fails when path's directory is missing or not writable,
-// so that a run does not start whose results could not be kept.
-func CheckWritable(path string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write '%s': %w", path, PathCause(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("cannot write '%s': is a directory", path)
+	if err := o.WriteAtomic(stdout, buf.Bytes()); err != nil {
+		return fmt.Errorf("cannot write the results file '%s': %w", o.Path, err)
 	}
 	return nil
 }
