@@ -135,6 +135,7 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 	r := &report.Results{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "sysbench-go", Version: Version, API: "sysbench " + APILevel, Lua: LuaVersion},
+		RunID:         report.NewRunID(),
 		Host:          report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
 		Start:         start.UTC(), End: end.UTC(),
 		CommandLine: report.RedactArgs(inv.args),
