@@ -377,7 +377,7 @@ func TestStatementStats(t *testing.T) {
 				"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?",
 				"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
 				"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
-				"UPDATE sbtest1 SET k=k+? WHERE id=?",
+				"UPDATE sbtest1 SET k=k+1 WHERE id=?", // prepared: as it was prepared
 				"UPDATE sbtest1 SET c=? WHERE id=?",
 				"DELETE FROM sbtest1 WHERE id=?",
 				"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)",
@@ -394,6 +394,46 @@ func TestStatementStats(t *testing.T) {
 			if code != 0 || !strings.Contains(again, "Statements (latency in ms, the most total time first):") ||
 				!strings.Contains(again, "  SELECT c FROM sbtest1 WHERE id=?\n") {
 				t.Errorf("report: exit %d\n%s", code, again)
+			}
+		})
+	}
+}
+
+// Issue 28, item 5: a prepared statement is listed with the text it was
+// prepared with, its literals kept; a query with its literals made '?'.
+func TestStatementStatsPreparedText(t *testing.T) {
+	script := filepath.Join("testdata", "scripts", "prepared_literals.lua")
+	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
+		t.Run(db, func(t *testing.T) {
+			dir := t.TempDir()
+			conn := []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
+			if db != "sqlite" {
+				conn = testenv.RequireServer(t, db).Args()
+			}
+			if out, code := runCLI(t, append([]string{script, "prepare"}, conn...)...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			t.Cleanup(func() { runCLI(t, append([]string{script, "cleanup"}, conn...)...) })
+			path := filepath.Join(dir, "r.json")
+			out, code := runCLI(t, append([]string{script, "--events=20", "--time=0", "--statement-stats", "--results=" + path, "run"}, conn...)...)
+			if code != 0 {
+				t.Fatalf("run: exit %d\n%s", code, out)
+			}
+			got := map[string]uint64{}
+			for _, s := range readResults(t, path).Statements {
+				got[s.SQL] = s.Count
+			}
+			want := map[string]uint64{
+				"SELECT v + 100 FROM sbtest_literals WHERE id = ? AND 'abc' = 'abc'": 20,
+				"SELECT v + ? FROM sbtest_literals WHERE id = ? AND ? = ?":           20,
+			}
+			for sql, n := range want {
+				if got[sql] != n {
+					t.Errorf("statement %q: %d executions, want %d (statements %v)", sql, got[sql], n, got)
+				}
+				if !strings.Contains(out, "  "+sql+"\n") {
+					t.Errorf("the table lacks %q:\n%s", sql, out)
+				}
 			}
 		})
 	}
