@@ -498,12 +498,66 @@ func TestCompareRefusesUnreachableTarget(t *testing.T) {
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, "compare", "--matrix="+matrix, "--dir="+filepath.Join(dir, "cmp"))
 	want := fmt.Sprintf("FATAL: %s:3: target \"gone\": not reachable: ", matrix)
-	if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
-		t.Errorf("exit %d, output %q; want one line starting %q", code, out, want)
+	// Issue 28, item 8: --plan checks it too, rather than plan what
+	// cannot run.
+	for _, args := range [][]string{{"--dir=" + filepath.Join(dir, "cmp")}, {"--plan"}, {"--plan", "--dir=" + filepath.Join(dir, "cmp")}} {
+		out, code := runCLI(t, append([]string{"compare", "--matrix=" + matrix}, args...)...)
+		if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+			t.Errorf("%q: exit %d, output %q; want one line starting %q", args, code, out, want)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cmp")); !os.IsNotExist(err) {
 		t.Errorf("the directory was created for a refused matrix: %v", err)
+	}
+}
+
+// Issue 28, item 8: a cool-down separates two targets, not two blocks of
+// the same one. Two targets rotated over two rounds run a, b, b, a: two
+// switches, so two cool-downs, in the plan and in the run.
+func TestCompareCooldownOnlyBetweenTargets(t *testing.T) {
+	dir := t.TempDir()
+	matrix := filepath.Join(dir, "m.toml")
+	doc := fmt.Sprintf(`rounds = 2
+time = 1
+threads = [1]
+cooldown = 1
+prepare = "each-switch"
+
+[[target]]
+name = "a"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[target]]
+name = "b"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[workload]]
+name = "ps"
+script = "oltp_point_select"
+options = { tables = 1, table-size = 100 }
+`, filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"))
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// As a process: --plan checks the scripts with children of its own
+	// binary, which in-process would be the test binary.
+	b, err := exec.Command(testenv.Binary(t), "compare", "--matrix="+matrix, "--plan").CombinedOutput()
+	if plan := string(b); err != nil || strings.Count(plan, "cool-down 1s") != 2 {
+		t.Errorf("plan (%v) with %d cool-downs, want 2:\n%s", err, strings.Count(plan, "cool-down 1s"), plan)
+	}
+	r := startCompare(t, "--matrix="+matrix, "--dir="+filepath.Join(dir, "cmp"))
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, r.out.String(), r.err.String())
+	}
+	progress := r.err.String()
+	if n := strings.Count(progress, "compare: cool-down"); n != 2 {
+		t.Errorf("%d cool-downs, want 2:\n%s", n, progress)
+	}
+	// each-switch prepares at a switch, not for b's second block.
+	if n := strings.Count(progress, "preparing data set"); n != 3 {
+		t.Errorf("%d prepares, want 3 (a, b, a):\n%s", n, progress)
 	}
 }
