@@ -216,6 +216,9 @@ type drv struct {
 
 	mu   sync.Mutex
 	next int // round-robin position in s.targets
+
+	// sessions are the run's connections, for --server-stats.
+	sessions drivers.Sessions
 }
 
 var _ drivers.Driver = (*drv)(nil)
