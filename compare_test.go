@@ -332,8 +332,8 @@ func checkGroups(t *testing.T, dir string, man *compare.Manifest, sum *compare.S
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
 
 // checkCharts checks the browser drew, for every workload, a throughput
-// line per target; for every workload and thread count, a rate and a p95
-// series per cell; and the p95, bytes, CPU and memory bars.
+// and a p95 line per target; for every workload and thread count, a rate
+// and a p95 series per cell; and the bytes, CPU and memory bars.
 func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary) {
 	t.Helper()
 	byKind := map[string][]testenv.ChartCheck{}
@@ -344,17 +344,23 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 	for _, tg := range sum.Targets {
 		targets = append(targets, tg.Name)
 	}
-	for _, c := range byKind["throughput"] {
+	for _, c := range append(byKind["throughput"], byKind["p95"]...) {
 		if !slices.Equal(c.Labels(), targets) {
-			t.Errorf("throughput chart %s draws %v, want a line per target %v", c.ID, c.Labels(), targets)
+			t.Errorf("%s chart %s draws %v, want a line per target %v", c.Kind, c.ID, c.Labels(), targets)
 		}
 		for _, d := range c.Datasets {
 			if d.Points != len(sum.Threads) {
-				t.Errorf("throughput chart %s: %s has %d points, want one per thread count (%d)", c.ID, d.Label, d.Points, len(sum.Threads))
+				t.Errorf("%s chart %s: %s has %d points, want one per thread count (%d)", c.Kind, c.ID, d.Label, d.Points, len(sum.Threads))
 			}
 		}
 	}
 	cellsPerGroup := len(sum.Targets) * sum.Rounds
+	lastT := 0.0
+	for _, c := range sum.Cells {
+		for _, p := range c.Series {
+			lastT = max(lastT, p.T)
+		}
+	}
 	for _, kind := range []string{"rate-time", "p95-time"} {
 		if n := len(byKind[kind]); n != len(sum.Workloads)*len(sum.Threads) {
 			t.Errorf("%d %s charts, want one per workload and thread count (%d)", n, kind, len(sum.Workloads)*len(sum.Threads))
@@ -368,12 +374,18 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 					t.Errorf("%s chart %s: series %s drew no point", kind, c.ID, d.Label)
 				}
 			}
+			// Seconds of the run, from 0 to its time (2 s), or to the end of
+			// a last interval a run late to stop went on to.
+			if c.X.Min != 0 || c.X.Max < 2 || c.X.Max > lastT {
+				t.Errorf("%s chart %s: x axis %+v, want 0 to the cells' 2 s (their last interval ends at %v)", kind, c.ID, c.X, lastT)
+			}
 		}
 	}
-	if len(byKind["throughput"]) != len(sum.Workloads) {
-		t.Errorf("%d throughput charts, want %d", len(byKind["throughput"]), len(sum.Workloads))
+	// A workload's throughput and p95 have charts (axes) of their own.
+	if len(byKind["throughput"]) != len(sum.Workloads) || len(byKind["p95"]) != len(sum.Workloads) {
+		t.Errorf("%d throughput and %d p95 charts, want %d of each", len(byKind["throughput"]), len(byKind["p95"]), len(sum.Workloads))
 	}
-	for _, kind := range []string{"p95", "bytes-per-trx", "server-cpu", "server-rss"} {
+	for _, kind := range []string{"bytes-per-trx", "server-cpu", "server-memory"} {
 		if len(byKind[kind]) == 0 {
 			t.Errorf("no %s chart", kind)
 		}
