@@ -96,6 +96,10 @@ func (v Verdict) Text() string {
 	if v.Figure == FigureP95 {
 		more = "lower"
 	}
+	by := fmt.Sprintf("%.1f%% %s", v.MarginPct, more)
+	if v.MarginPct >= 100 && v.Figure != FigureP95 {
+		by = fmt.Sprintf("%.1f times as much", 1+v.MarginPct/100)
+	}
 	how := "every round better"
 	switch {
 	case v.Rounds < 2:
@@ -103,7 +107,7 @@ func (v Verdict) Text() string {
 	case !v.Sure:
 		how = "not sure: the rounds overlap"
 	}
-	return fmt.Sprintf("%s, %.1f%% %s: %s", v.Best, v.MarginPct, more, how)
+	return fmt.Sprintf("%s, %s: %s", v.Best, by, how)
 }
 
 // verdictOf is the verdict of a workload, thread count and figure.

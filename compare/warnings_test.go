@@ -77,6 +77,8 @@ func TestVerdicts(t *testing.T) {
 			"a, 21.1% more: not sure: the rounds overlap", "a, 29.0% lower: not sure: the rounds overlap", false},
 		{"one round", g("a", []float64{120}, []float64{2}), g("b", []float64{100}, []float64{3}),
 			"a, 20.0% more: one round: not sure", "a, 33.3% lower: one round: not sure", false},
+		{"far apart", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
+			"a, 67.2 times as much: every round better", "a, 99.9% lower: every round better", true},
 		{"tied", g("a", []float64{100, 100}, []float64{3, 3}), g("b", []float64{100, 100}, []float64{3, 3}),
 			"a, tied with b: equal medians", "a, tied with b: equal medians", false},
 	} {
