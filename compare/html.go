@@ -770,12 +770,8 @@ func (c htmlChart) inBinaryUnits() htmlChart {
 			}
 		}
 	}
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i, div := 0, 1.0
-	for ; i < len(units)-1 && top/div >= 1024; i++ {
-		div *= 1024
-	}
-	c.Y.Title += " (" + units[i] + ")"
+	div, unit := binaryUnit(top)
+	c.Y.Title += " (" + unit + ")"
 	c.Datasets = slices.Clone(c.Datasets)
 	for k := range c.Datasets {
 		ds := &c.Datasets[k]
@@ -879,10 +875,17 @@ func htmlBytes(v float64) string {
 	if math.Round(math.Abs(v)) < 1024 {
 		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
 	}
-	units := []string{"KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for v /= 1024; math.Abs(v) >= 1024 && i < len(units)-1; v /= 1024 {
-		i++
+	div, unit := binaryUnit(math.Round(v)) // 1023.6 B shows as 1.00 KiB
+	return htmlNumber(v/div) + " " + unit
+}
+
+// binaryUnit is the largest binary unit that n fills, and its size: 1024
+// and "KiB" for 1536.
+func binaryUnit(n float64) (float64, string) {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i, div := 0, 1.0
+	for ; i < len(units)-1 && math.Abs(n)/div >= 1024; i++ {
+		div *= 1024
 	}
-	return htmlNumber(v) + " " + units[i]
+	return div, units[i]
 }

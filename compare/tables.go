@@ -227,15 +227,11 @@ func settingText(name, value string) string {
 // sizeText is a size in binary units, whole where it is: "1 GiB",
 // "96 MiB", "1.50 KiB".
 func sizeText(n float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for ; i < len(units)-1 && n >= 1024; i++ {
-		n /= 1024
+	div, unit := binaryUnit(n)
+	if n /= div; n == math.Trunc(n) {
+		return strconv.FormatFloat(n, 'f', 0, 64) + " " + unit
 	}
-	if n == math.Trunc(n) {
-		return strconv.FormatFloat(n, 'f', 0, 64) + " " + units[i]
-	}
-	return htmlNumber(n) + " " + units[i]
+	return htmlNumber(n) + " " + unit
 }
 
 // settingNames are the settings read on any target, in the order first
