@@ -30,7 +30,7 @@ DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
 IMAGE       ?= sysbench-go:latest
 
-.PHONY: build test unit demo bench conformance lint clean install uninstall dist image
+.PHONY: build test unit demo bench conformance luasuite lint clean install uninstall dist image
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -61,6 +61,16 @@ bench: build
 conformance: build
 	@test -n "$(SYSBENCH_SRC)" || { echo "usage: make conformance SYSBENCH_SRC=<checkout of sysbench 1.0.20>"; exit 2; }
 	SYSBENCH_GO_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh $(SYSBENCH_SRC)
+
+# LuaJIT's test suite block by block and the Lua 5.1 test suite file by
+# file, under luajit, lua5.1, the reference sysbench and our binary: prints
+# the pass tables and keeps every chunk and output in the directory printed
+# at the end (docs/compatibility.md). The suites stay in their checkouts.
+# LUASUITE_FLAGS passes more flags: -run REGEXP, -out DIR, -check, -list.
+luasuite:
+	@test -n "$(LUAJIT_TESTS)" && test -n "$(LUA51_TESTS)" || { echo "usage: make luasuite LUAJIT_TESTS=<LuaJIT-test-cleanup checkout>/test LUA51_TESTS=<gopher-lua checkout>/_lua5.1-tests [LUASUITE_FLAGS=...]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(GO) run ./internal/tools/luasuite -ours $(CURDIR)/$(BIN) -luajit-tests $(LUAJIT_TESTS) -lua51-tests $(LUA51_TESTS) $(LUASUITE_FLAGS)
 
 # The binary, its manual page and its bash and zsh completion, the last
 # two made by the binary from its own option tables.

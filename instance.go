@@ -135,7 +135,7 @@ func parseEndpoint(v *options.Values) (endpoint, error) {
 	switch {
 	case e.await > 0 && v.String("start-at") != "":
 		return e, errors.New("--await-start and --start-at: the start time comes from one of them, not both")
-	case e.serve > 0 && v.String("results") == "":
+	case e.serve > 0 && (v.String("results") == "" || v.String("results") == "-"):
 		return e, errors.New("--serve-results needs --results=FILE: the file it serves")
 	}
 	return e, nil

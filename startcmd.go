@@ -62,7 +62,16 @@ func (p *program) startCommand(args []string) int {
 	if err != nil || n < 0 {
 		return p.fail(fmt.Errorf("start: Invalid value for --instances: '%s'", values.String("instances")))
 	}
-	if secs["serve-results"] > 0 && (values.String("results") == "" || values.String("listen") == "") {
+	var out *report.Output
+	if path := values.String("results"); path != "" {
+		if out, err = report.CheckOutput(path); err != nil {
+			return p.fail(fmt.Errorf("start: --results: %w", err))
+		}
+		if out.IsStdout() {
+			p.textToStderr()
+		}
+	}
+	if secs["serve-results"] > 0 && (out == nil || out.IsStdout() || values.String("listen") == "") {
 		return p.fail(errors.New("start: --serve-results needs --results=FILE and --listen=HOST:PORT"))
 	}
 	urls, err := control.ExpandURLs(rest, int(n))
@@ -85,7 +94,7 @@ func (p *program) startCommand(args []string) int {
 	if d := secs["timeout"]; d > 0 {
 		deadline = at.Add(d)
 	}
-	return p.mergeFetched(fleet.Collect(p.ctx, deadline), values, secs["serve-results"])
+	return p.mergeFetched(fleet.Collect(p.ctx, deadline), values, out, secs["serve-results"])
 }
 
 // mergeFetched merges the results files fetched, prints the report and
@@ -93,7 +102,7 @@ func (p *program) startCommand(args []string) int {
 // missing, or whose run failed, is named and makes the exit status 1 (or
 // the run's own, 99 for thresholds), the report of the others printed
 // still.
-func (p *program) mergeFetched(got []control.Result, values *options.Values, serve time.Duration) int {
+func (p *program) mergeFetched(got []control.Result, values *options.Values, out *report.Output, serve time.Duration) int {
 	var rs []*report.Results
 	var names []string
 	var problems []error
@@ -115,9 +124,11 @@ func (p *program) mergeFetched(got []control.Result, values *options.Values, ser
 	}
 	code := 0
 	if len(rs) > 0 {
-		merged, err := report.Merge(rs, names, false)
+		// They ran together: per-second figures over the mean of their
+		// windows, whatever the windows say.
+		merged, err := report.Merge(rs, names, report.MergeOptions{As: report.AsInstances})
 		if err == nil {
-			err = p.printResults(merged, values)
+			err = p.printResults(merged, values, out)
 		}
 		if err != nil {
 			return p.fail(fmt.Errorf("start: %v", err))
