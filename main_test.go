@@ -459,9 +459,9 @@ func TestRandSeedReproducesRun(t *testing.T) {
 	}
 }
 
-// TestOLTPHelperOverride: oltp_read_write's event runs its helpers in one
-// call (oltp_read_write_fused) only while they are the module's own; a
-// script that replaces one gets its replacement called on every event.
+// TestOLTPHelperOverride: oltp_read_write's event runs its helpers as an
+// event plan (Go) only while they are the module's own; a script that
+// replaces one gets its replacement called on every event.
 func TestOLTPHelperOverride(t *testing.T) {
 	out, code := runCLI(t, "testdata/scripts/oltp_override.lua", "--mysql-dry-run", "--events=7", "--threads=1", "run")
 	if code != 0 || !strings.Contains(out, "replaced helper calls: 7\n") {
@@ -639,5 +639,49 @@ sysbench.cmdline.commands = { prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_
 	out, code = runCLI(t, "--verbosity=0", path, "prepare")
 	if code != 0 || out != "command prepare 0\n" {
 		t.Errorf("one thread: exit %d, output %q", code, out)
+	}
+}
+
+// TestOLTPPlanSameAsLua: the OLTP workloads whose events Go runs as event
+// plans issue the statements, with the values, that their Lua helpers
+// issue: the same seeded run through each path leaves the same rows in a
+// SQLite database. (The Lua path is taken by wrapping one helper.)
+func TestOLTPPlanSameAsLua(t *testing.T) {
+	compiled := false
+	for _, f := range compiledDrivers() {
+		compiled = compiled || f.Name == "sqlite"
+	}
+	if !compiled {
+		t.Skip("the sqlite driver is not compiled in")
+	}
+	for _, tc := range []struct{ workload, helper string }{
+		{"oltp_read_write", "execute_point_selects"},
+		{"oltp_write_only", "execute_index_updates"},
+		{"oltp_update_non_index", "execute_non_index_updates"},
+	} {
+		t.Run(tc.workload, func(t *testing.T) {
+			dir := t.TempDir()
+			wrapped := filepath.Join(dir, "wrapped.lua")
+			src := fmt.Sprintf("require(%q)\nlocal own = %s\nfunction %s(...) return own(...) end\n", tc.workload, tc.helper, tc.helper)
+			if err := os.WriteFile(wrapped, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dump := func(script string) string {
+				db := filepath.Join(dir, strings.TrimSuffix(filepath.Base(script), ".lua")+".db")
+				common := []string{"--db-driver=sqlite", "--sqlite-db=" + db, "--tables=2", "--table-size=200", "--rand-seed=7"}
+				if out, code := runCLI(t, append([]string{tc.workload}, append(common, "prepare")...)...); code != 0 {
+					t.Fatalf("prepare: exit %d\n%s", code, out)
+				}
+				args := append([]string{script}, append(common, "--threads=1", "--events=300", "run")...)
+				if out, code := runCLI(t, args...); code != 0 {
+					t.Fatalf("run %s: exit %d\n%s", script, code, out)
+				}
+				return dumpTables(t, db, 2)
+			}
+			viaPlan, viaLua := dump(tc.workload), dump(wrapped)
+			if viaPlan != viaLua {
+				t.Errorf("the rows differ after the same seeded run: %s", testenv.LineDiff(viaLua, viaPlan))
+			}
+		})
 	}
 }

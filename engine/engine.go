@@ -510,7 +510,7 @@ func (r *runState) work(ctx context.Context, w Worker, st *metrics.Handle) error
 	for l.More() {
 		l.Start()
 		stop, err := w.Event(ctx)
-		if errors.Is(err, ErrEventFailed) {
+		if err != nil && errors.Is(err, ErrEventFailed) {
 			l.Abandon()
 			continue
 		}

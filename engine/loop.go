@@ -16,6 +16,9 @@ type Loop struct {
 
 	startNS int64 // monotonic start of the running event, 0 when idle
 	queueNS int64 // --rate: time the event waited in the queue
+	// stopNS is when the last event was counted, until More uses it as
+	// the time of its deadline check: one clock reading less per event.
+	stopNS int64
 
 	// --rate waits (rate.go)
 	holdThread bool
@@ -31,9 +34,16 @@ func (l *Loop) More() bool {
 	if r.stopped.Load() {
 		return false
 	}
-	if r.deadline > 0 && r.now() >= r.deadline {
-		r.log.Infof("Time limit exceeded, exiting...")
-		return false
+	if r.deadline > 0 {
+		now := l.stopNS
+		if now == 0 {
+			now = r.now()
+		}
+		l.stopNS = 0
+		if now >= r.deadline {
+			r.log.Infof("Time limit exceeded, exiting...")
+			return false
+		}
 	}
 	if r.cfg.Events > 0 && r.nevents.Add(1) > r.cfg.Events {
 		r.log.Infof("Event limit exceeded, exiting...")
@@ -75,8 +85,9 @@ func (l *Loop) Stop() {
 	if l.startNS == 0 {
 		return
 	}
-	ns := l.run.now() - l.startNS + l.queueNS
-	l.startNS, l.queueNS = 0, 0
+	now := l.run.now()
+	ns := now - l.startNS + l.queueNS
+	l.startNS, l.queueNS, l.stopNS = 0, 0, now
 	l.st.RecordEvent(ns)
 	if l.run.rate != nil {
 		l.run.concurrency.Add(-1)

@@ -647,20 +647,13 @@ local function reconnect_error(errno)
       or errno == 2055 -- lost connection (extended)
 end
 
-function sysbench.hooks.before_restart_event(errdesc)
-   if reconnect_error(errdesc.sql_errno) then
-      close_statements()
-      prepare_statements()
-   end
-end
-
 -- ---------------------------------------------------------------------------
--- One call per oltp_read_write event
+-- Events run by Go
 -- ---------------------------------------------------------------------------
 
 -- The helpers as this module defines them. A script that replaces one of
--- them (after require, up to its first event) keeps its own: oltp_fused_ok
--- then says no.
+-- them (after require, up to its first event) keeps its own: its events
+-- run in Lua, through the helpers.
 local own_helpers = {
    begin = begin, commit = commit,
    execute_point_selects = execute_point_selects,
@@ -669,11 +662,50 @@ local own_helpers = {
    execute_order_ranges = execute_order_ranges,
    execute_distinct_ranges = execute_distinct_ranges,
    execute_index_updates = execute_index_updates,
+   execute_non_index_updates = execute_non_index_updates,
+   execute_delete_inserts = execute_delete_inserts,
 }
 
--- oltp_fused_ok reports whether oltp_read_write_fused may stand for the
--- helpers: they are this module's and draw through the built-in generator.
-function oltp_fused_ok()
+local function table_list(key)
+   local list = {}
+   for t = 1, n_tables do
+      list[t] = stmts[t][key]
+   end
+   return list
+end
+
+-- What each helper does, as a step of an event plan (sysbench.event_plan,
+-- a sysbench-go extension: docs/lua-api.md): the same statements, draws
+-- and order as the helper's Lua above.
+local plan_step = {
+   begin = function(p) p:execute(stmts.begin) end,
+   commit = function(p) p:execute(stmts.commit) end,
+   execute_point_selects = function(p) p:execute_random(point_list, n_point, 1, n_rows) end,
+   execute_simple_ranges = function(p) p:execute_random(simple_list, n_simple, 1, n_rows, range_span) end,
+   execute_sum_ranges = function(p) p:execute_random(sum_list, n_sum, 1, n_rows, range_span) end,
+   execute_order_ranges = function(p) p:execute_random(order_list, n_order, 1, n_rows, range_span) end,
+   execute_distinct_ranges = function(p) p:execute_random(distinct_list, n_distinct, 1, n_rows, range_span) end,
+   execute_index_updates = function(p) p:execute_random(index_list, n_index_upd, 1, n_rows) end,
+   execute_non_index_updates = function(p)
+      p:update_string(table_list("non_index_updates"), n_non_index_upd, 1, n_rows, c_value_template)
+   end,
+   execute_delete_inserts = function(p)
+      p:delete_insert(table_list("deletes"), table_list("inserts"), n_delete_ins, 1, n_rows,
+                      c_value_template, pad_value_template)
+   end,
+}
+
+local plan -- the thread's event plan; false: its event runs in Lua
+
+-- oltp_plan returns the plan of an event made of the named helpers, in
+-- that order, bound to the script's event function (from the next event
+-- on, Go runs the plan without entering Lua), or false when the helpers
+-- are not all this module's or draw through a replaced generator.
+function oltp_plan(helpers)
+   if plan ~= nil then
+      return plan
+   end
+   plan = false
    if not fast_random then
       return false
    end
@@ -682,29 +714,27 @@ function oltp_fused_ok()
          return false
       end
    end
-   return true
+   local p = sysbench.event_plan()
+   for _, name in ipairs(helpers) do
+      plan_step[name](p)
+   end
+   p:bind(event)
+   plan = p
+   return p
 end
 
--- oltp_read_write_fused runs what oltp_read_write's event() runs through
--- the helpers — the same statements with the same draws in the same order —
--- with their bodies written out: in gopher-lua a Lua call costs ~110 ns
--- and clears every register of the callee, and these eight were ~12% of a
--- dry-run event. The two helpers that loop in Lua are passed in.
-function oltp_read_write_fused(use_trx, use_ranges, non_index_upd, delete_ins)
-   if use_trx then
-      execute(stmts.begin)
+-- After the statements are prepared again, a plan is made of the new ones.
+local function forget_plan()
+   if plan then
+      plan:bind(nil)
    end
-   execute_random(point_list, n_point, 1, n_rows)
-   if use_ranges then
-      execute_random(simple_list, n_simple, 1, n_rows, range_span)
-      execute_random(sum_list, n_sum, 1, n_rows, range_span)
-      execute_random(order_list, n_order, 1, n_rows, range_span)
-      execute_random(distinct_list, n_distinct, 1, n_rows, range_span)
-   end
-   execute_random(index_list, n_index_upd, 1, n_rows)
-   non_index_upd()
-   delete_ins()
-   if use_trx then
-      execute(stmts.commit)
+   plan = nil
+end
+
+function sysbench.hooks.before_restart_event(errdesc)
+   if reconnect_error(errdesc.sql_errno) then
+      close_statements()
+      prepare_statements()
+      forget_plan()
    end
 end

@@ -12,6 +12,14 @@ function prepare_statements()
    prepare_point_selects()
 end
 
+local steps = {"execute_point_selects"}
+
 function event()
+   -- The helper run by Go from the next event on (oltp_common; made anew
+   -- after the statements are).
+   local plan = oltp_plan(steps)
+   if plan then
+      return plan:run()
+   end
    execute_point_selects()
 end

@@ -21,7 +21,7 @@ function prepare_statements()
    end
 end
 
-local use_trx, use_ranges
+local use_trx, use_ranges, steps
 -- The helpers, taken from the globals at the first event (see
 -- oltp_read_write.lua).
 local begin_, commit_, points, simple, sum, order, distinct
@@ -33,6 +33,24 @@ function event()
       begin_, commit_, points = begin, commit, execute_point_selects
       simple, sum = execute_simple_ranges, execute_sum_ranges
       order, distinct = execute_order_ranges, execute_distinct_ranges
+      steps = {}
+      local function add(name) steps[#steps + 1] = name end
+      if use_trx then add("begin") end
+      add("execute_point_selects")
+      if use_ranges then
+         add("execute_simple_ranges")
+         add("execute_sum_ranges")
+         add("execute_order_ranges")
+         add("execute_distinct_ranges")
+      end
+      if use_trx then add("commit") end
+   end
+
+   -- The same helpers run by Go from the next event on (oltp_common;
+   -- made anew after the statements are).
+   local plan = oltp_plan(steps)
+   if plan then
+      return plan:run()
    end
 
    if use_trx then

@@ -25,7 +25,7 @@ function prepare_statements()
    prepare_delete_inserts()
 end
 
-local use_trx, use_ranges, fused
+local use_trx, use_ranges, steps
 -- The helpers, taken from the globals at the first event (after
 -- thread_init, so a redefinition up to then counts): in gopher-lua every
 -- global read is a hash lookup, ten per event here.
@@ -41,12 +41,27 @@ function event()
       order, distinct = execute_order_ranges, execute_distinct_ranges
       index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
       delete_ins = execute_delete_inserts
-      fused = oltp_fused_ok()
+      steps = {}
+      local function add(name) steps[#steps + 1] = name end
+      if use_trx then add("begin") end
+      add("execute_point_selects")
+      if use_ranges then
+         add("execute_simple_ranges")
+         add("execute_sum_ranges")
+         add("execute_order_ranges")
+         add("execute_distinct_ranges")
+      end
+      add("execute_index_updates")
+      add("execute_non_index_updates")
+      add("execute_delete_inserts")
+      if use_trx then add("commit") end
    end
 
-   if fused then
-      -- the helpers below, written out (see oltp_common.lua)
-      return oltp_read_write_fused(use_trx, use_ranges, non_index_upd, delete_ins)
+   -- The same helpers run by Go from the next event on (oltp_common;
+   -- made anew after the statements are).
+   local plan = oltp_plan(steps)
+   if plan then
+      return plan:run()
    end
 
    if use_trx then

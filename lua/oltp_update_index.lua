@@ -8,6 +8,14 @@ function prepare_statements()
    prepare_index_updates()
 end
 
+local steps = {"execute_index_updates"}
+
 function event()
+   -- The helper run by Go from the next event on (oltp_common; made anew
+   -- after the statements are).
+   local plan = oltp_plan(steps)
+   if plan then
+      return plan:run()
+   end
    execute_index_updates()
 end

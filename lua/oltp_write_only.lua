@@ -16,7 +16,7 @@ function prepare_statements()
    prepare_delete_inserts()
 end
 
-local use_trx
+local use_trx, steps
 -- The helpers, taken from the globals at the first event (see
 -- oltp_read_write.lua).
 local begin_, commit_, index_upd, non_index_upd, delete_ins
@@ -27,6 +27,19 @@ function event()
       begin_, commit_ = begin, commit
       index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
       delete_ins = execute_delete_inserts
+      steps = {}
+      if use_trx then steps[#steps + 1] = "begin" end
+      steps[#steps + 1] = "execute_index_updates"
+      steps[#steps + 1] = "execute_non_index_updates"
+      steps[#steps + 1] = "execute_delete_inserts"
+      if use_trx then steps[#steps + 1] = "commit" end
+   end
+
+   -- The same helpers run by Go from the next event on (oltp_common;
+   -- made anew after the statements are).
+   local plan = oltp_plan(steps)
+   if plan then
+      return plan:run()
    end
 
    if use_trx then

@@ -380,11 +380,16 @@ func (c *sqlConn) keep(res drivers.Result, cnt drivers.Counter) {
 // descriptor table with errcode RESTART_EVENT for ignorable errors (so the
 // event restarts), or "SQL error, ..." at the position at otherwise.
 func (c *sqlConn) raise(L *lua.LState, err error, query string, at pos) {
+	panic(c.failure(L, err, query, where(L, at)))
+}
+
+// failure is the error raise raises; pos is the position a fatal error
+// names ("file:line: ").
+func (c *sqlConn) failure(L *lua.LState, err error, query, pos string) *lua.ApiError {
 	c.dropResult()
 	de := drivers.AsError(err)
 	if de == nil {
-		raiseAt(L, at, "%v", err)
-		return
+		return luaErrorValue(lua.LString(pos + err.Error()))
 	}
 	// Counted as the reference's drivers count failed queries, fatal or
 	// not: a lost connection that was re-established as a reconnect,
@@ -400,17 +405,26 @@ func (c *sqlConn) raise(L *lua.LState, err error, query string, at pos) {
 	if !ignorable {
 		if hook, ok := getPath(L, "sysbench", "hooks", "sql_error_ignorable").(*lua.LFunction); ok {
 			// An error in the hook goes up as it is, as the reference's.
-			L.CallByParam(lua.P{Fn: hook, NRet: 1}, desc)
+			if err := callProtected(L, hook, 1, desc); err != nil {
+				if ae, ok := err.(*lua.ApiError); ok {
+					return ae
+				}
+				return luaErrorValue(lua.LString(err.Error()))
+			}
 			ignorable = lua.LVAsBool(L.Get(-1))
 			L.Pop(1)
 		}
 	}
 	if ignorable {
 		desc.RawSetString("errcode", lua.LNumber(restartEvent))
-		L.Error(desc, 0)
-		return
+		return luaErrorValue(desc)
 	}
-	raiseAt(L, at, "SQL error, errno = %d, state = '%s': %s", de.Code, de.State, de.Msg)
+	return luaErrorValue(lua.LString(fmt.Sprintf("%sSQL error, errno = %d, state = '%s': %s", pos, de.Code, de.State, de.Msg)))
+}
+
+// luaErrorValue is v raised as a Lua error.
+func luaErrorValue(v lua.LValue) *lua.ApiError {
+	return &lua.ApiError{Type: lua.ApiErrorRun, Object: v}
 }
 
 func connQuery(L *lua.LState) int {

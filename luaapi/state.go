@@ -34,7 +34,8 @@ type runtime struct {
 	// this state (see jsonArray).
 	jsonOpen   bool
 	coroutines *coroutines
-	protected  []int // the bases of the protected calls running (see protectedCall)
+	protected  []int      // the bases of the protected calls running (see protectedCall)
+	plan       *eventPlan // run in place of its event function (see eventPlan)
 }
 
 func (rt *runtime) close() {
@@ -115,6 +116,7 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	registerHistogram(L, sb)
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
+	registerPlan(L, sb)
 	registerOutput(L)
 	openLuaJITLibs(L)
 	registerCoroutine(L)

@@ -292,8 +292,15 @@ func isRestart(err error) (*lua.LTable, bool) {
 func (w *worker) Event(ctx context.Context) (bool, error) {
 	L := w.L
 	for tries := 1; ; tries++ {
-		err := callProtected(L, w.event, 1, w.tid)
-		if err == nil {
+		var err error
+		if p := w.rt.plan; p != nil && p.event == w.event {
+			// The bundled script's event, run by Go (see eventPlan).
+			if e := p.run(L); e != nil {
+				err = e
+			} else {
+				return false, nil
+			}
+		} else if err = callProtected(L, w.event, 1, w.tid); err == nil {
 			ret := L.Get(-1)
 			L.Pop(1)
 			return ret != lua.LNil && ret != lua.LFalse, nil

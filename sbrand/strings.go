@@ -1,5 +1,10 @@
 package sbrand
 
+import (
+	"math"
+	"math/bits"
+)
+
 // String fills buf from template as sysbench.rand.string does: each '#'
 // becomes a random digit, each '@' a random lowercase letter (one uniform draw
 // each), and other bytes are copied. Like the reference, which reads the
@@ -18,22 +23,34 @@ func (r *Rand) StringTemplate(buf []byte, template string) []byte {
 
 func fillTemplate[T string | []byte](r *Rand, buf []byte, template T) []byte {
 	buf = grow(buf, len(template))
+	// The generator's state in locals for the loop: Uint64 and Float64
+	// written out, one draw per '#' or '@' as there.
+	s0, s1 := r.s0, r.s1
 	for i := 0; i < len(template); i++ {
-		switch c := template[i]; c {
-		case 0:
-			clear(buf[i:])
-			return buf
+		c := template[i]
+		if c != '#' && c != '@' {
+			if c == 0 {
+				clear(buf[i:])
+				break
+			}
+			buf[i] = c
+			continue
+		}
+		out := s0 + s1
+		s1 ^= s0
+		s0 = bits.RotateLeft64(s0, 55) ^ s1 ^ s1<<14
+		s1 = bits.RotateLeft64(s1, 36)
+		f := math.Float64frombits(0x3ff<<52|out>>12) - 1
 		// uniform32('0', '9') and uniform32('a', 'z') written out: the sum
 		// is finite and small, so toU32's range check is not needed, and
 		// the conversion keeps the product rounded as there.
-		case '#':
-			buf[i] = byte(int64('0' + float64(r.Float64()*10)))
-		case '@':
-			buf[i] = byte(int64('a' + float64(r.Float64()*26)))
-		default:
-			buf[i] = c
+		if c == '#' {
+			buf[i] = byte(int64('0' + float64(f*10)))
+		} else {
+			buf[i] = byte(int64('a' + float64(f*26)))
 		}
 	}
+	r.s0, r.s1 = s0, s1
 	return buf
 }
 
