@@ -3,7 +3,7 @@ package luaapi
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 )
 
 // The LuaJIT libraries added here (bit, jit, math.random, table.new, ffi,
@@ -71,7 +71,7 @@ func checkNum(L *lua.LState, n int) float64 {
 	case lua.LNumber:
 		return float64(v)
 	case lua.LString:
-		if f, ok := luaparse.Number(string(v)); ok {
+		if f, ok := luanum.Parse(string(v)); ok {
 			return f
 		}
 	}

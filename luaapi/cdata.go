@@ -8,7 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 )
 
 // cdata is a scalar C value boxed for Lua, as LuaJIT's ffi makes them: the
@@ -472,7 +472,7 @@ func toNumber(L *lua.LState, orig *lua.LFunction) int {
 	case lua.LNumber:
 		L.Push(x)
 	case lua.LString:
-		if f, ok := luaparse.Number(string(x)); ok {
+		if f, ok := luanum.Parse(string(x)); ok {
 			L.Push(lua.LNumber(f))
 		} else {
 			L.Push(lua.LNil)
