@@ -1,42 +1,149 @@
 package luaapi
 
 import (
+	"strconv"
+
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
 )
 
-// The LuaJIT libraries added here (bit, jit, math.random, table.new, ffi,
-// 64-bit cdata, string.format) check their arguments the way LuaJIT's do,
-// so scripts see LuaJIT's messages: "bad argument #1 to 'band' (number
-// expected, got nil)", with the function named as at the call site.
+// The standard libraries and LuaJIT's (bit, jit, ffi, 64-bit cdata) check
+// their arguments the way LuaJIT's do, so scripts see LuaJIT's messages:
+// "bad argument #1 to 'rep' (number expected, got no value)", with the
+// function named as at the call site and the position of the Lua line
+// that called it. Every argument error goes through argError.
 
-// argError raises "bad argument #n to 'name' (msg)" at the calling Lua line.
+// Callee says how the calling code named the running Go function: its name
+// ("rep" for string.rep(...), "f" for a local f) or "" when the call site
+// has none, and whether it was a method call (s:rep(...)), for which
+// LuaJIT counts arguments after self. The compiler can replace it with
+// what it knows of each call site; the default reads gopher-lua's debug
+// information (callSite).
+var Callee = callSite
+
+// argError raises "bad argument #n to 'name' (msg)" as LuaJIT's
+// luaL_argerror: in a method call the arguments are counted after self,
+// and a bad self is "calling 'name' on bad self (msg)". The message starts
+// with the position of the calling line when the caller is Lua code.
 func argError(L *lua.LState, n int, msg string) {
-	L.RaiseError("bad argument #%d to '%s' (%s)", n, callName(L), msg)
+	name, method := Callee(L)
+	if name == "" {
+		name = "?"
+	}
+	var b []byte
+	b = append(b, callerWhere(L)...)
+	if method {
+		n--
+		if n == 0 {
+			b = append(b, "calling '"...)
+			b = append(b, name...)
+			b = append(b, "' on bad self ("...)
+			b = append(b, msg...)
+			b = append(b, ')')
+			L.Error(lua.LString(b), 0)
+		}
+	}
+	b = append(b, "bad argument #"...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " to '"...)
+	b = append(b, name...)
+	b = append(b, "' ("...)
+	b = append(b, msg...)
+	b = append(b, ')')
+	L.Error(lua.LString(b), 0)
+}
+
+// libError raises msg with the calling line's position, as LuaJIT's
+// luaL_error from a library function.
+func libError(L *lua.LState, msg string) {
+	L.Error(lua.LString(callerWhere(L)+msg), 0)
+}
+
+// callerWhere is "chunk:line: " for the Lua function that called the
+// running Go function, "" when a Go function (pcall) called it.
+func callerWhere(L *lua.LState) string {
+	dbg, ok := L.GetStack(1)
+	if !ok {
+		return ""
+	}
+	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.What == "G" || dbg.CurrentLine <= 0 {
+		return ""
+	}
+	return dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+}
+
+// callSite is the default Callee: the name gopher-lua's compiler recorded
+// for the call (its DbgCalls), "" when the caller is a Go function (pcall)
+// or the call has no name, and a method call when the calls of that name
+// on the calling line take their function from a self lookup.
+func callSite(L *lua.LState) (string, bool) {
+	dbg, ok := L.GetStack(0)
+	if !ok {
+		return "", false
+	}
+	if _, err := L.GetInfo("n", dbg, lua.LNil); err != nil {
+		return "", false
+	}
+	name := dbg.Name
+	if name == "" || name == "?" || name[0] == '(' || name[0] == '<' || name == "main chunk" {
+		return "", false
+	}
+	caller, ok := L.GetStack(1)
+	if !ok {
+		return name, false
+	}
+	fv, err := L.GetInfo("lf", caller, lua.LNil)
+	fn, _ := fv.(*lua.LFunction)
+	if err != nil || fn == nil || fn.Proto == nil {
+		return name, false
+	}
+	return name, methodCall(fn.Proto, name, caller.CurrentLine)
+}
+
+// methodCall reports whether the calls of name on line in p are method
+// calls: the instruction that loaded the called register is OP_SELF.
+func methodCall(p *lua.FunctionProto, name string, line int) bool {
+	method, plain := false, false
+	for _, c := range p.DbgCalls {
+		if c.Name != name || c.Pc >= len(p.Code) || p.DbgSourcePositions[c.Pc] != line {
+			continue
+		}
+		if selfLoaded(p.Code, c.Pc) {
+			method = true
+		} else {
+			plain = true
+		}
+	}
+	return method && !plain
+}
+
+// selfLoaded reports whether the register a call at pc calls was last
+// written by an OP_SELF.
+func selfLoaded(code []uint32, pc int) bool {
+	op := func(i uint32) int { return int(i >> 26) }
+	regA := func(i uint32) int { return int(i>>18) & 0xff }
+	a := regA(code[pc])
+	for i := pc - 1; i >= 0; i-- {
+		in := code[i]
+		if regA(in) != a {
+			continue
+		}
+		switch op(in) {
+		case lua.OP_SELF:
+			return true
+		case lua.OP_MOVE, lua.OP_LOADK, lua.OP_LOADBOOL, lua.OP_LOADNIL, lua.OP_GETUPVAL,
+			lua.OP_GETGLOBAL, lua.OP_GETTABLE, lua.OP_GETTABLEKS, lua.OP_NEWTABLE,
+			lua.OP_CALL, lua.OP_CLOSURE, lua.OP_VARARG, lua.OP_TESTSET:
+			return false
+		}
+	}
+	return false
 }
 
 // typeError raises argError for argument n not being a want.
 func typeError(L *lua.LState, n int, want string) {
 	argError(L, n, want+" expected, got "+argTypeName(L, n))
-}
-
-// callName is the name the calling Lua code used for the running Go
-// function ("band" for bit.band(...), "f" for a local f), or "?" when
-// there is none, as LuaJIT reports it.
-func callName(L *lua.LState) string {
-	dbg, ok := L.GetStack(0)
-	if !ok {
-		return "?"
-	}
-	if _, err := L.GetInfo("n", dbg, lua.LNil); err != nil {
-		return "?"
-	}
-	name := dbg.Name
-	if name == "" || name[0] == '(' || name[0] == '<' || name == "main chunk" {
-		return "?"
-	}
-	return name
 }
 
 // argTypeName is LuaJIT's name for argument n's type: "no value" past the
@@ -79,9 +186,80 @@ func checkNum(L *lua.LState, n int) float64 {
 	return 0
 }
 
+// optNum is checkNum with def for a missing or nil argument.
+func optNum(L *lua.LState, n int, def float64) float64 {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkNum(L, n)
+}
+
 // checkInt is LuaJIT's lj_lib_checkint: checkNum truncated to 32 bits.
 func checkInt(L *lua.LState, n int) int32 {
 	return f2i32(checkNum(L, n))
+}
+
+// optInt is checkInt with def for a missing or nil argument.
+func optInt(L *lua.LState, n int, def int32) int32 {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkInt(L, n)
+}
+
+// checkStr is LuaJIT's lj_lib_checkstr: a string, or a number as
+// tostring writes it.
+func checkStr(L *lua.LState, n int) string {
+	switch v := L.Get(n).(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return luanum.Format(float64(v))
+	}
+	typeError(L, n, "string")
+	return ""
+}
+
+// optStr is checkStr with def for a missing or nil argument.
+func optStr(L *lua.LState, n int, def string) string {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkStr(L, n)
+}
+
+// checkTab is a table argument.
+func checkTab(L *lua.LState, n int) *lua.LTable {
+	t, ok := L.Get(n).(*lua.LTable)
+	if !ok {
+		typeError(L, n, "table")
+	}
+	return t
+}
+
+// checkAny is an argument that may be anything, nil included, but must be
+// there.
+func checkAny(L *lua.LState, n int) lua.LValue {
+	if n > L.GetTop() {
+		argError(L, n, "value expected")
+	}
+	return L.Get(n)
+}
+
+// checkOption is argument n (def when missing or nil) as an index in
+// opts, or "invalid option 'x'".
+func checkOption(L *lua.LState, n int, def string, opts ...string) int {
+	s := def
+	if L.Get(n) != lua.LNil || def == "" {
+		s = checkStr(L, n)
+	}
+	for i, o := range opts {
+		if o == s {
+			return i
+		}
+	}
+	argError(L, n, "invalid option '"+s+"'")
+	return -1
 }
 
 // f2i64 converts like the x86-64 instruction C compilers use for

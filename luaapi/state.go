@@ -109,7 +109,6 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	registerHistogram(L, sb)
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
-	registerOutput(L)
 	openLuaJITLibs(L)
 	s.setRequirePaths(L)
 	L.Push(L.NewFunctionFromProto(preludeProto()))
@@ -128,11 +127,14 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	return L, rt, nil
 }
 
-// openLuaJITLibs adds what LuaJIT 2.1 has beyond Lua 5.1 (and its own
-// string.format and table.sort), for scripts written for it.
+// openLuaJITLibs gives the standard libraries LuaJIT 2.1's behaviour where
+// gopher-lua's differs, and adds what LuaJIT has beyond Lua 5.1, for
+// scripts written for it.
 func openLuaJITLibs(L *lua.LState) {
+	registerBase(L)
+	registerString(L)
+	registerOutput(L)
 	registerFFI(L)
-	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
 	registerBit(L)
@@ -164,35 +166,14 @@ func openLibs(L *lua.LState) {
 	}
 }
 
-// registerOutput sends print and io.write to the run's output writer, so
-// script output interleaves correctly with the reports.
+// registerOutput sends io.write to the run's output writer, so script
+// output interleaves correctly with the reports.
 func registerOutput(L *lua.LState) {
-	L.SetGlobal("print", L.NewFunction(func(L *lua.LState) int {
-		w := getRuntime(L).env.Out
-		n := L.GetTop()
-		buf := make([]byte, 0, 64)
-		for i := 1; i <= n; i++ {
-			if i > 1 {
-				buf = append(buf, '\t')
-			}
-			buf = append(buf, L.ToStringMeta(L.Get(i)).String()...)
-		}
-		buf = append(buf, '\n')
-		_, _ = w.Write(buf)
-		return 0
-	}))
 	if io, ok := L.GetGlobal("io").(*lua.LTable); ok {
 		io.RawSetString("write", L.NewFunction(func(L *lua.LState) int {
 			w := getRuntime(L).env.Out
 			for i := 1; i <= L.GetTop(); i++ {
-				switch v := L.Get(i).(type) {
-				case lua.LString:
-					_, _ = w.Write([]byte(v))
-				case lua.LNumber:
-					_, _ = w.Write([]byte(v.String()))
-				default:
-					L.ArgError(i, "string expected")
-				}
+				_, _ = w.Write([]byte(checkStr(L, i)))
 			}
 			return 0
 		}))

@@ -1,422 +1,269 @@
 package luaapi
 
 import (
-	"fmt"
 	"math"
-	"strconv"
-	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
 )
 
-// patchStringFormat replaces gopher-lua's string.format, which hands the
-// arguments to Go's fmt (printing "%!d(float64=...)" for some and taking
-// Go's verbs), with LuaJIT 2.1's: C's conversions and flags, 64-bit
-// integer cdata for %d/%u/%x/%o, integers converted as LuaJIT converts a
-// double (%d of 2^63 is -9223372036854775808), inf and nan spelt as C,
-// ties rounded away from zero (%.0f of 2.5 is 3), and LuaJIT's errors.
-func patchStringFormat(L *lua.LState) {
-	if str, ok := L.GetGlobal("string").(*lua.LTable); ok {
-		str.RawSetString("format", L.NewFunction(strFormat))
+// registerString gives the string library LuaJIT 2.1's functions in place
+// of gopher-lua's: numbers as arguments written as tostring writes them
+// and numeric strings as numbers, bytes (not UTF-8) for upper and lower,
+// rep with its separator, LuaJIT's patterns (pattern.go) and format
+// (format.go), and LuaJIT's argument errors. Strings get a metatable of
+// their own ({__index = string} and the arithmetic below) in place of
+// gopher-lua's, which is the string table itself (so string.__index and
+// string.gfind existed).
+func registerString(L *lua.LState) {
+	str, ok := L.GetGlobal("string").(*lua.LTable)
+	if !ok {
+		return
+	}
+	str.RawSetString("__index", lua.LNil)
+	str.RawSetString("gfind", lua.LNil)
+	mt := L.CreateTable(0, 8)
+	mt.RawSetString("__index", str)
+	for event, op := range map[string]func(a, b float64) float64{
+		"__add": func(a, b float64) float64 { return a + b },
+		"__sub": func(a, b float64) float64 { return a - b },
+		"__mul": func(a, b float64) float64 { return a * b },
+		"__div": func(a, b float64) float64 { return a / b },
+		"__mod": func(a, b float64) float64 { return a - math.Floor(a/b)*b },
+		"__pow": math.Pow,
+		"__unm": func(a, _ float64) float64 { return -a },
+	} {
+		mt.RawSetString(event, L.NewFunction(stringArith(event, op)))
+	}
+	L.SetMetatable(lua.LString(""), mt)
+	for name, fn := range map[string]lua.LGFunction{
+		"byte":    strByte,
+		"char":    strChar,
+		"dump":    strDump,
+		"find":    strFind,
+		"format":  strFormat,
+		"gmatch":  strGmatch,
+		"gsub":    strGsub,
+		"len":     strLen,
+		"lower":   strLower,
+		"match":   strMatch,
+		"rep":     strRep,
+		"reverse": strReverse,
+		"sub":     strSub,
+		"upper":   strUpper,
+	} {
+		str.RawSetString(name, L.NewFunction(fn))
 	}
 }
 
-// spec is one parsed conversion: flags, width and precision (-1 when not
-// given), and the conversion character.
-type spec struct {
-	left, plus, zero, space, alt bool
-	width, prec                  int
-	conv                         byte
-}
-
-// parseSpec reads the conversion after a '%' at f[i:] the way LuaJIT's
-// lj_strfmt_parse does: any flags, at most two digits of width and of
-// precision. It returns the index after it, or ok false with the text to
-// show in "invalid option '%...' to 'format'".
-func parseSpec(f string, i int) (sp spec, next int, bad string, ok bool) {
-	start := i - 1
-	sp.prec = -1
-	at := func(j int) byte {
-		if j < len(f) {
-			return f[j]
-		}
-		return 0
-	}
-flags:
-	for ; ; i++ {
-		switch at(i) {
-		case '-':
-			sp.left = true
-		case '+':
-			sp.plus = true
-		case '0':
-			sp.zero = true
-		case ' ':
-			sp.space = true
-		case '#':
-			sp.alt = true
-		default:
-			break flags
-		}
-	}
-	if c := at(i); c >= '0' && c <= '9' {
-		sp.width = int(c - '0')
-		i++
-		if c := at(i); c >= '0' && c <= '9' {
-			sp.width = sp.width*10 + int(c-'0')
-			i++
-		}
-	}
-	if at(i) == '.' {
-		i++
-		sp.prec = 0
-		if c := at(i); c >= '0' && c <= '9' {
-			sp.prec = int(c - '0')
-			i++
-			if c := at(i); c >= '0' && c <= '9' {
-				sp.prec = sp.prec*10 + int(c-'0')
-				i++
-			}
-		}
-	}
-	switch c := at(i); c {
-	case 'd', 'i', 'u', 'o', 'x', 'X', 'a', 'A', 'e', 'E', 'f', 'F', 'g', 'G', 'c', 's', 'q', 'p':
-		sp.conv = c
-		return sp, i + 1, "", true
-	default:
-		end := i
-		if c >= 32 && i < len(f) {
-			end++
-		}
-		return sp, 0, f[start:end], false
-	}
-}
-
-func strFormat(L *lua.LState) int {
-	var f string
-	switch v := L.Get(1).(type) {
-	case lua.LString:
-		f = string(v)
-	case lua.LNumber:
-		f = string(luanum.Append(nil, float64(v)))
-	default:
-		typeError(L, 1, "string")
-	}
-	var stack [128]byte
-	out := stack[:0]
-	arg := 1
-	for i := 0; i < len(f); {
-		c := f[i]
-		if c != '%' {
-			j := i + 1
-			for j < len(f) && f[j] != '%' {
-				j++
-			}
-			out = append(out, f[i:j]...)
-			i = j
-			continue
-		}
-		if i+1 < len(f) && f[i+1] == '%' {
-			out = append(out, '%')
-			i += 2
-			continue
-		}
-		sp, next, bad, ok := parseSpec(f, i+1)
-		if !ok {
-			L.RaiseError("invalid option '%s' to 'format'", bad)
-		}
-		i = next
-		arg++
-		if arg > L.GetTop() {
-			argError(L, arg, "value expected")
-		}
-		out = formatArg(L, out, sp, arg)
-	}
-	L.Push(lua.LString(out))
+func strLen(L *lua.LState) int {
+	L.Push(lua.LNumber(len(checkStr(L, 1))))
 	return 1
 }
 
-func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
-	v := L.Get(arg)
-	switch sp.conv {
-	case 'd', 'i':
-		if cd := int64Cdata(v); cd != nil {
-			return appendInt(out, sp, cd.bits, true)
-		}
-		n := checkNum(L, arg)
-		k := f2i64(n)
-		if sp == (spec{prec: -1, conv: sp.conv}) && k == int64(int32(k)) {
-			return strconv.AppendInt(out, k, 10)
-		}
-		return appendInt(out, sp, uint64(k), true)
-	case 'u', 'o', 'x', 'X':
-		if cd := int64Cdata(v); cd != nil {
-			return appendInt(out, sp, cd.bits, false)
-		}
-		n := checkNum(L, arg)
-		var k int64
-		if n >= 9223372036854775808.0 {
-			k = f2i64(n - 18446744073709551616.0)
-		} else {
-			k = f2i64(n)
-		}
-		return appendInt(out, sp, uint64(k), false)
-	case 'a', 'A', 'e', 'E', 'f', 'F', 'g', 'G':
-		return appendFloat(out, sp, checkNum(L, arg))
-	case 'c':
-		return appendPadded(out, sp, []byte{byte(checkInt(L, arg))})
-	case 's':
-		s := formatString(L, v)
-		if sp.prec >= 0 && sp.prec < len(s) {
-			s = s[:sp.prec]
-		}
-		if sp.width == 0 {
-			return append(out, s...)
-		}
-		return appendPadded(out, sp, unsafe.Slice(unsafe.StringData(s), len(s)))
-	case 'q':
-		return appendQuoted(out, formatString(L, v))
-	default: // 'p'
-		return appendPointer(out, v)
+// strRange is LuaJIT's string_range: start and stop (1-based, negative
+// from the end) clipped to s, as a slice [i, j) with i > j when empty.
+func strRange(n int, start, stop int32) (int, int) {
+	i, j := int(start), int(stop)
+	if j < 0 {
+		j += n + 1
+	} else if j > n {
+		j = n
 	}
+	if i < 0 {
+		i += n + 1
+	}
+	if i <= 0 {
+		i = 1
+	}
+	return i - 1, j
 }
 
-// int64Cdata returns v's cdata when it is a 64-bit integer one, which %d,
-// %u, %x and %o print exactly.
-func int64Cdata(v lua.LValue) *cdata {
-	if ud, ok := v.(*lua.LUserData); ok {
-		if cd, ok := ud.Value.(*cdata); ok && cd.ct.kind == kindInt && cd.ct.size == 8 {
-			return cd
+// strByte is string.byte(s [, i [, j]]).
+func strByte(L *lua.LState) int {
+	s := checkStr(L, 1)
+	start := optInt(L, 2, 1)
+	i, j := strRange(len(s), start, optInt(L, 3, start))
+	if i >= j {
+		return 0
+	}
+	if j-i > maxUnpack {
+		libError(L, "string slice too long")
+	}
+	for k := i; k < j; k++ {
+		L.Push(lua.LNumber(s[k]))
+	}
+	return j - i
+}
+
+// strChar is string.char(...): bytes 0 to 255.
+func strChar(L *lua.LState) int {
+	n := L.GetTop()
+	var stack [64]byte
+	b := stack[:0]
+	for i := 1; i <= n; i++ {
+		k := checkInt(L, i)
+		if k < 0 || k > 255 {
+			argError(L, i, "value out of range")
 		}
+		b = append(b, byte(k))
 	}
-	return nil
+	L.Push(lua.LString(b))
+	return 1
 }
 
-// formatString is the text %s and %q show for v: a number as tostring does
-// in LuaJIT (%.14g), anything else through its __tostring.
-func formatString(L *lua.LState, v lua.LValue) string {
-	switch x := v.(type) {
-	case lua.LString:
-		return string(x)
-	case lua.LNumber:
-		return string(luanum.Append(nil, float64(x)))
-	}
-	return L.ToStringMeta(v).String()
-}
-
-// appendPadded writes s within sp.width with spaces, on the right for '-'.
-func appendPadded(out []byte, sp spec, s []byte) []byte {
-	pad := sp.width - len(s)
-	if sp.left {
-		out = append(out, s...)
-	}
-	for ; pad > 0; pad-- {
-		out = append(out, ' ')
-	}
-	if !sp.left {
-		out = append(out, s...)
-	}
-	return out
-}
-
-// appendInt is LuaJIT's lj_strfmt_putfxint: k as a signed (%d) or
-// unsigned (%u %o %x %X) 64-bit integer with C's flags.
-func appendInt(out []byte, sp spec, k uint64, signed bool) []byte {
-	var prefix []byte
-	if signed {
-		switch {
-		case int64(k) < 0:
-			k = -k
-			prefix = []byte{'-'}
-		case sp.plus:
-			prefix = []byte{'+'}
-		case sp.space:
-			prefix = []byte{' '}
-		}
-	}
-	var buf [24]byte
-	q := len(buf)
-	zero := sp.zero && sp.prec < 0
+// strSub is string.sub(s, i [, j]).
+func strSub(L *lua.LState) int {
+	s := checkStr(L, 1)
+	start := checkInt(L, 2)
+	i, j := strRange(len(s), start, optInt(L, 3, -1))
 	switch {
-	case k == 0:
-		if sp.prec != 0 || sp.conv == 'o' && sp.alt {
-			q--
-			buf[q] = '0'
-		}
-	case sp.conv == 'x' || sp.conv == 'X':
-		digits := "0123456789abcdef"
-		if sp.conv == 'X' {
-			digits = "0123456789ABCDEF"
-		}
-		for ; k != 0; k >>= 4 {
-			q--
-			buf[q] = digits[k&15]
-		}
-		if sp.alt {
-			prefix = []byte{'0', sp.conv}
-		}
-	case sp.conv == 'o':
-		for ; k != 0; k >>= 3 {
-			q--
-			buf[q] = byte('0' + k&7)
-		}
-		if sp.alt {
-			q--
-			buf[q] = '0'
+	case i >= j:
+		L.Push(lua.LString(""))
+	case i == 0 && j == len(s):
+		L.Push(L.Get(1))
+		if _, ok := L.Get(1).(lua.LString); !ok {
+			L.Push(lua.LString(s))
 		}
 	default:
-		for ; k != 0; k /= 10 {
-			q--
-			buf[q] = byte('0' + k%10)
-		}
+		L.Push(lua.LString(s[i:j]))
 	}
-	digits := buf[q:]
-	prec := max(sp.prec, len(digits))
-	total := prec + len(prefix)
-	if !sp.left && !zero {
-		for w := sp.width; w > total; w-- {
-			out = append(out, ' ')
-		}
-	}
-	out = append(out, prefix...)
-	if !sp.left && zero {
-		for w := sp.width; w > total; w-- {
-			out = append(out, '0')
-		}
-	}
-	for p := prec; p > len(digits); p-- {
-		out = append(out, '0')
-	}
-	out = append(out, digits...)
-	if sp.left {
-		for w := sp.width; w > total; w-- {
-			out = append(out, ' ')
-		}
-	}
-	return out
+	return 1
 }
 
-// appendFloat formats n for %a %e %f %g (and their upper-case forms).
-func appendFloat(out []byte, sp spec, n float64) []byte {
-	upper := sp.conv >= 'A' && sp.conv <= 'Z'
-	var prefix byte
-	switch {
-	case math.IsNaN(n):
-		if sp.space {
-			prefix = ' '
+// maxStringLen is the longest string LuaJIT builds (LJ_MAX_STR); beyond it
+// rep fails as LuaJIT's does.
+const maxStringLen = 1<<31 - 256
+
+// strRep is string.rep(s, n [, sep]).
+func strRep(L *lua.LState) int {
+	s := checkStr(L, 1)
+	n := int64(checkInt(L, 2))
+	sep := optStr(L, 3, "")
+	if n <= 0 {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if total := int64(len(s))*n + int64(len(sep))*(n-1); total > maxStringLen {
+		libError(L, "not enough memory")
+	} else if total == 0 {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	b := make([]byte, 0, int64(len(s))*n+int64(len(sep))*(n-1))
+	for k := int64(0); k < n; k++ {
+		if k > 0 {
+			b = append(b, sep...)
 		}
-		return appendSpecial(out, sp, prefix, "nan", upper)
-	case math.Signbit(n):
-		prefix = '-'
-	case sp.plus:
-		prefix = '+'
-	case sp.space:
-		prefix = ' '
+		b = append(b, s...)
 	}
-	v := math.Abs(n)
-	if math.IsInf(v, 0) {
-		return appendSpecial(out, sp, prefix, "inf", upper)
-	}
-	var stack [64]byte
-	body := luanum.AppendFloat(stack[:0], v, sp.conv, sp.prec, sp.alt)
-	n0 := len(body)
-	if prefix != 0 {
-		n0++
-	}
-	if !sp.left && !sp.zero {
-		for w := sp.width; w > n0; w-- {
-			out = append(out, ' ')
-		}
-	}
-	if prefix != 0 {
-		out = append(out, prefix)
-	}
-	if !sp.left && sp.zero {
-		lead := 0
-		if sp.conv|0x20 == 'a' {
-			lead = 2 // after "0x"
-			out = append(out, body[:2]...)
-		}
-		for w := sp.width; w > n0; w-- {
-			out = append(out, '0')
-		}
-		body = body[lead:]
-	}
-	out = append(out, body...)
-	if sp.left {
-		for w := sp.width; w > n0; w-- {
-			out = append(out, ' ')
-		}
-	}
-	return out
+	L.Push(lua.LString(b))
+	return 1
 }
 
-// appendSpecial writes inf or nan, padded with spaces only (C's '0' flag
-// does not apply).
-func appendSpecial(out []byte, sp spec, prefix byte, word string, upper bool) []byte {
-	var s [4]byte
-	b := s[:0]
-	if prefix != 0 {
-		b = append(b, prefix)
+func strReverse(L *lua.LState) int {
+	s := checkStr(L, 1)
+	b := make([]byte, len(s))
+	for i := range len(s) {
+		b[len(s)-1-i] = s[i]
 	}
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		if upper {
-			c -= 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	sp.zero = false
-	return appendPadded(out, sp, b)
+	L.Push(lua.LString(b))
+	return 1
 }
 
-// appendQuoted is %q: the string in double quotes with ", \ and newline
-// escaped by a backslash and other control characters as \ddd (shortest
-// unless a digit follows).
-func appendQuoted(out []byte, s string) []byte {
-	out = append(out, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\' || c == '\n':
-			out = append(out, '\\', c)
-		case c < 32 || c == 127:
-			out = append(out, '\\')
-			nextDigit := i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'
-			switch {
-			case c >= 100 || nextDigit:
-				out = append(out, '0'+c/100, '0'+c/10%10, '0'+c%10)
-			case c >= 10:
-				out = append(out, '0'+c/10, '0'+c%10)
-			default:
-				out = append(out, '0'+c)
+// strLower and strUpper change ASCII letters only: other bytes, UTF-8
+// sequences included, are left as they are (C's tolower in the C locale).
+func strLower(L *lua.LState) int {
+	s := checkStr(L, 1)
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+func strUpper(L *lua.LState) int {
+	s := checkStr(L, 1)
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+// strDump is string.dump: a Go function has no bytecode, as a C one has
+// none in LuaJIT; a Lua function's bytecode is gopher-lua's, which nothing
+// can load, so both are refused.
+func strDump(L *lua.LState) int {
+	fn, ok := L.Get(1).(*lua.LFunction)
+	if !ok {
+		typeError(L, 1, "function")
+	}
+	if fn.IsG {
+		libError(L, "unable to dump given function")
+	}
+	libError(L, "string.dump is not supported by sysbench-go (no LuaJIT bytecode)")
+	return 0
+}
+
+// gopher-lua's VM converts a string operand of arithmetic with Go's
+// strconv ("010" is octal 8, "0b1" and "1_0" are numbers, "\v1" is not),
+// but it consults the string metatable's __add ... __unm before it does.
+// Those metamethods give LuaJIT's conversion (luanum.Parse): "10" + 1 is
+// 11, "0x10" * 2 is 32, "010" + 0 is 10. A side effect LuaJIT does not
+// have: getmetatable("").__add is a function (docs/differences.md).
+
+// stringArith is the metamethod for event: op on both operands when both
+// are numbers or numeric strings; else the metamethod of an operand that
+// is not a string, as LuaJIT would look it up; else LuaJIT's error.
+func stringArith(event string, op func(a, b float64) float64) lua.LGFunction {
+	return func(L *lua.LState) int {
+		a, b := L.Get(1), L.Get(2)
+		if event == "__unm" {
+			b = a
+		}
+		x, okx := numberOperand(a)
+		y, oky := numberOperand(b)
+		if okx && oky {
+			L.Push(lua.LNumber(op(x, y)))
+			return 1
+		}
+		for _, v := range []lua.LValue{a, b} {
+			if _, isString := v.(lua.LString); isString {
+				continue
 			}
-		default:
-			out = append(out, c)
+			if mm, ok := L.GetMetaField(v, event).(*lua.LFunction); ok {
+				L.Push(mm)
+				L.Push(a)
+				L.Push(b)
+				L.Call(2, 1)
+				return 1
+			}
 		}
+		bad := a
+		if okx {
+			bad = b
+		}
+		libError(L, "attempt to perform arithmetic on a "+luaTypeName(bad)+" value")
+		return 0
 	}
-	return append(out, '"')
 }
 
-// appendPointer is %p: an object's address, NULL for values that have none.
-func appendPointer(out []byte, v lua.LValue) []byte {
-	var p unsafe.Pointer
+// numberOperand is v as an arithmetic operand: a number, or a string that
+// converts to one.
+func numberOperand(v lua.LValue) (float64, bool) {
 	switch x := v.(type) {
-	case *lua.LTable:
-		p = unsafe.Pointer(x)
-	case *lua.LFunction:
-		p = unsafe.Pointer(x)
-	case *lua.LUserData:
-		p = unsafe.Pointer(x)
-	case *lua.LState:
-		p = unsafe.Pointer(x)
+	case lua.LNumber:
+		return float64(x), true
 	case lua.LString:
-		p = unsafe.Pointer(unsafe.StringData(string(x)))
+		return luanum.Parse(string(x))
 	}
-	if p == nil {
-		return append(out, "NULL"...)
-	}
-	return fmt.Appendf(out, "%p", p)
+	return 0, false
 }
