@@ -237,6 +237,15 @@ func checkTab(L *lua.LState, n int) *lua.LTable {
 	return t
 }
 
+// checkFunc is a function argument.
+func checkFunc(L *lua.LState, n int) *lua.LFunction {
+	f, ok := L.Get(n).(*lua.LFunction)
+	if !ok {
+		typeError(L, n, "function")
+	}
+	return f
+}
+
 // checkAny is an argument that may be anything, nil included, but must be
 // there.
 func checkAny(L *lua.LState, n int) lua.LValue {

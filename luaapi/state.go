@@ -35,6 +35,7 @@ type runtime struct {
 }
 
 func (rt *runtime) close() {
+	closeFiles(rt.L)
 	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
 		c.close()
@@ -133,7 +134,9 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 func openLuaJITLibs(L *lua.LState) {
 	registerBase(L)
 	registerString(L)
-	registerOutput(L)
+	registerTable(L)
+	registerIO(L)
+	registerOS(L)
 	registerFFI(L)
 	patchTableSort(L)
 	registerTableExt(L)
@@ -163,20 +166,6 @@ func openLibs(L *lua.LState) {
 		L.Push(L.NewFunction(lib.fn))
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
-	}
-}
-
-// registerOutput sends io.write to the run's output writer, so script
-// output interleaves correctly with the reports.
-func registerOutput(L *lua.LState) {
-	if io, ok := L.GetGlobal("io").(*lua.LTable); ok {
-		io.RawSetString("write", L.NewFunction(func(L *lua.LState) int {
-			w := getRuntime(L).env.Out
-			for i := 1; i <= L.GetTop(); i++ {
-				_, _ = w.Write([]byte(checkStr(L, i)))
-			}
-			return 0
-		}))
 	}
 }
 

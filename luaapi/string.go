@@ -58,6 +58,7 @@ func registerString(L *lua.LState) {
 }
 
 func strLen(L *lua.LState) int {
+	L.SetTop(1) // written in Lua in LuaJIT: no "no value"
 	L.Push(lua.LNumber(len(checkStr(L, 1))))
 	return 1
 }
@@ -105,7 +106,7 @@ func strChar(L *lua.LState) int {
 	for i := 1; i <= n; i++ {
 		k := checkInt(L, i)
 		if k < 0 || k > 255 {
-			argError(L, i, "value out of range")
+			argError(L, i, "invalid value")
 		}
 		b = append(b, byte(k))
 	}
