@@ -16,10 +16,11 @@ import (
 
 // Callee says how the calling code named the running Go function: its name
 // ("rep" for string.rep(...), "f" for a local f) or "" when the call site
-// has none, and whether it was a method call (s:rep(...)), for which
-// LuaJIT counts arguments after self. The compiler can replace it with
-// what it knows of each call site; the default reads gopher-lua's debug
-// information (callSite).
+// has none, and how it found the function, as Lua's namewhat: "global",
+// "local", "method", "field", "upvalue" or "". In a method call
+// (s:rep(...)) LuaJIT counts the arguments after self. The compiler can
+// replace it with what it knows of each call site; the default reads
+// gopher-lua's debug information (callSite).
 var Callee = callSite
 
 // argError raises "bad argument #n to 'name' (msg)" as LuaJIT's
@@ -27,13 +28,13 @@ var Callee = callSite
 // and a bad self is "calling 'name' on bad self (msg)". The message starts
 // with the position of the calling line when the caller is Lua code.
 func argError(L *lua.LState, n int, msg string) {
-	name, method := Callee(L)
+	name, namewhat := Callee(L)
 	if name == "" {
 		name = "?"
 	}
 	var b []byte
 	b = append(b, callerWhere(L)...)
-	if method {
+	if namewhat == "method" {
 		n--
 		if n == 0 {
 			b = append(b, "calling '"...)
@@ -73,54 +74,60 @@ func callerWhere(L *lua.LState) string {
 	return dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
 }
 
-// callSite is the default Callee: the name gopher-lua's compiler recorded
-// for the call (its DbgCalls), "" when the caller is a Go function (pcall)
-// or the call has no name, and a method call when the calls of that name
-// on the calling line take their function from a self lookup.
-func callSite(L *lua.LState) (string, bool) {
-	dbg, ok := L.GetStack(0)
+// callSite is the default Callee for the running function (level 0).
+func callSite(L *lua.LState) (string, string) {
+	return frameName(L, 0)
+}
+
+// frameName is the name and namewhat of the function running at level:
+// the name gopher-lua's compiler recorded for the call (its DbgCalls),
+// none when a Go function (pcall) called it, and the namewhat read from
+// the instruction that loaded the called register, for the calls of that
+// name on the calling line.
+func frameName(L *lua.LState, level int) (string, string) {
+	dbg, ok := L.GetStack(level)
 	if !ok {
-		return "", false
+		return "", ""
 	}
 	if _, err := L.GetInfo("n", dbg, lua.LNil); err != nil {
-		return "", false
+		return "", ""
 	}
 	name := dbg.Name
-	if name == "" || name == "?" || name[0] == '(' || name[0] == '<' || name == "main chunk" {
-		return "", false
+	if name == "" || name == "?" || name[0] == '(' || name[0] == '<' || name == "main chunk" || name == "corountine" {
+		return "", ""
 	}
-	caller, ok := L.GetStack(1)
+	caller, ok := L.GetStack(level + 1)
 	if !ok {
-		return name, false
+		return name, ""
 	}
 	fv, err := L.GetInfo("lf", caller, lua.LNil)
 	fn, _ := fv.(*lua.LFunction)
 	if err != nil || fn == nil || fn.Proto == nil {
-		return name, false
+		return name, ""
 	}
-	return name, methodCall(fn.Proto, name, caller.CurrentLine)
+	return name, callNamewhat(fn.Proto, name, caller.CurrentLine)
 }
 
-// methodCall reports whether the calls of name on line in p are method
-// calls: the instruction that loaded the called register is OP_SELF.
-func methodCall(p *lua.FunctionProto, name string, line int) bool {
-	method, plain := false, false
+// callNamewhat is how the calls of name on line in p found their
+// function, when they all agree.
+func callNamewhat(p *lua.FunctionProto, name string, line int) string {
+	what := ""
 	for _, c := range p.DbgCalls {
 		if c.Name != name || c.Pc >= len(p.Code) || p.DbgSourcePositions[c.Pc] != line {
 			continue
 		}
-		if selfLoaded(p.Code, c.Pc) {
-			method = true
-		} else {
-			plain = true
+		w := loadedBy(p.Code, c.Pc)
+		if what != "" && w != what {
+			return ""
 		}
+		what = w
 	}
-	return method && !plain
+	return what
 }
 
-// selfLoaded reports whether the register a call at pc calls was last
-// written by an OP_SELF.
-func selfLoaded(code []uint32, pc int) bool {
+// loadedBy is the namewhat of the register a call at pc calls, from the
+// last instruction that wrote it.
+func loadedBy(code []uint32, pc int) string {
 	op := func(i uint32) int { return int(i >> 26) }
 	regA := func(i uint32) int { return int(i>>18) & 0xff }
 	a := regA(code[pc])
@@ -131,14 +138,21 @@ func selfLoaded(code []uint32, pc int) bool {
 		}
 		switch op(in) {
 		case lua.OP_SELF:
-			return true
-		case lua.OP_MOVE, lua.OP_LOADK, lua.OP_LOADBOOL, lua.OP_LOADNIL, lua.OP_GETUPVAL,
-			lua.OP_GETGLOBAL, lua.OP_GETTABLE, lua.OP_GETTABLEKS, lua.OP_NEWTABLE,
+			return "method"
+		case lua.OP_GETGLOBAL:
+			return "global"
+		case lua.OP_GETTABLE, lua.OP_GETTABLEKS:
+			return "field"
+		case lua.OP_GETUPVAL:
+			return "upvalue"
+		case lua.OP_MOVE:
+			return "local"
+		case lua.OP_LOADK, lua.OP_LOADBOOL, lua.OP_LOADNIL, lua.OP_NEWTABLE,
 			lua.OP_CALL, lua.OP_CLOSURE, lua.OP_VARARG, lua.OP_TESTSET:
-			return false
+			return ""
 		}
 	}
-	return false
+	return ""
 }
 
 // typeError raises argError for argument n not being a want.

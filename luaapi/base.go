@@ -41,6 +41,7 @@ func registerBase(L *lua.LState) {
 	g.RawSetString("next", next)
 	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
 		t := checkTab(L, 1)
+		fillLazy(L, t)
 		L.Push(next)
 		L.Push(t)
 		L.Push(lua.LNil)
@@ -143,7 +144,7 @@ func basePrint(L *lua.LState, builtin *lua.LFunction) int {
 	n := L.GetTop()
 	tostring := L.Env.RawGetString("tostring")
 	if tostring == lua.LNil {
-		tostring = L.GetGlobal("tostring")
+		tostring = L.GetField(L.Env, "tostring")
 	}
 	shortcut := tostring == builtin
 	var stack [128]byte
@@ -384,6 +385,9 @@ func setChecked(L *lua.LState, t *lua.LTable, k, v lua.LValue) {
 
 func baseNext(L *lua.LState) int {
 	t := checkTab(L, 1)
+	if L.Get(2) == lua.LNil {
+		fillLazy(L, t)
+	}
 	k, v := t.Next(L.Get(2))
 	if k == lua.LNil {
 		L.Push(lua.LNil)

@@ -19,6 +19,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -390,7 +391,7 @@ func declaredOption(name string, def *lua.LTable) (options.Option, error) {
 			o.Default = "on"
 		}
 	case lua.LNumber:
-		o.Kind, o.Default = options.Float, formatNumber(float64(d))
+		o.Kind, o.Default = options.Float, luanum.Format(float64(d))
 	case lua.LString:
 		o.Kind, o.Default = options.String, string(d)
 	case *lua.LNilType:

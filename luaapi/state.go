@@ -1,8 +1,6 @@
 package luaapi
 
 import (
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -137,6 +135,7 @@ func openLuaJITLibs(L *lua.LState) {
 	registerTable(L)
 	registerIO(L)
 	registerOS(L)
+	registerDebug(L)
 	registerFFI(L)
 	patchTableSort(L)
 	registerTableExt(L)
@@ -264,59 +263,6 @@ func (s *Script) exportOptions(L *lua.LState) error {
 	return nil
 }
 
-// setRequirePaths makes require() find files next to a file script, then
-// package.path (LUA_PATH), then the bundled modules.
-func (s *Script) setRequirePaths(L *lua.LState) {
-	pkg, ok := L.GetGlobal("package").(*lua.LTable)
-	if !ok {
-		return
-	}
-	path := lua.LVAsString(pkg.RawGetString("path"))
-	if s.dir != "" {
-		// Not filepath.Join: "./?.lua" names the files as LuaJIT would.
-		path = strings.TrimSuffix(s.dir, "/") + "/?.lua;" + path
-	}
-	if home := os.Getenv("HOME"); home != "" {
-		path += ";" + home + "/.luarocks/share/lua/5.1/?.lua"
-	}
-	pkg.RawSetString("path", lua.LString(path))
-	loaders, ok := pkg.RawGetString("loaders").(*lua.LTable)
-	if !ok {
-		return
-	}
-	env := s.env
-	bundled := L.NewFunction(func(L *lua.LState) int {
-		name := L.CheckString(1)
-		p, err := env.bundledProto(name)
-		if err != nil {
-			L.RaiseError("%s", err.Error())
-		}
-		if p == nil {
-			L.Push(lua.LString("\n\tno bundled module '" + name + "'"))
-			return 1
-		}
-		L.Push(L.NewFunctionFromProto(p))
-		return 1
-	})
-	if s.bundled {
-		// A bundled script's modules come from the bundle first.
-		tableInsert(L, loaders, 2, bundled)
-	} else {
-		loaders.Append(bundled)
-	}
-}
-
-func tableInsert(L *lua.LState, t *lua.LTable, pos int, v lua.LValue) {
-	n := t.Len()
-	for i := n; i >= pos; i-- {
-		t.RawSetInt(i+1, t.RawGetInt(i))
-	}
-	t.RawSetInt(pos, v)
-}
-
-func formatNumber(f float64) string {
-	return strconv.FormatFloat(f, 'g', 14, 64)
-}
 
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
