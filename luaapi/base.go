@@ -40,6 +40,7 @@ func registerBase(L *lua.LState) {
 	next := L.NewFunction(baseNext)
 	g.RawSetString("next", next)
 	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		checkAny(L, 1)
 		t := checkTab(L, 1)
 		fillLazy(L, t)
 		L.Push(next)
@@ -49,6 +50,7 @@ func registerBase(L *lua.LState) {
 	}))
 	ipairsAux := L.NewFunction(baseIpairsAux)
 	g.RawSetString("ipairs", L.NewFunction(func(L *lua.LState) int {
+		checkAny(L, 1)
 		t := checkTab(L, 1)
 		L.Push(ipairsAux)
 		L.Push(t)
@@ -100,6 +102,9 @@ func baseType(L *lua.LState) int {
 func baseToString(L *lua.LState) int {
 	v := checkAny(L, 1)
 	if mt := L.GetMetaField(v, "__tostring"); mt != lua.LNil {
+		if _, ok := mt.(*lua.LFunction); !ok && L.GetMetaField(mt, "__call") == lua.LNil {
+			L.Error(lua.LString("attempt to call a "+luaTypeName(mt)+" value"), 0)
+		}
 		L.SetTop(0)
 		L.Push(mt)
 		L.Push(v)
@@ -409,7 +414,7 @@ func baseSetMetatable(L *lua.LState) int {
 	t := checkTab(L, 1)
 	mt := L.Get(2)
 	if _, ok := mt.(*lua.LTable); !ok && mt != lua.LNil {
-		typeError(L, 2, "nil or table")
+		argError(L, 2, "nil or table expected")
 	}
 	if L.GetMetaField(t, "__metatable") != lua.LNil {
 		libError(L, "cannot change a protected metatable")

@@ -3,6 +3,7 @@ package luaapi
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ func registerDebug(L *lua.LState) {
 		"setmetatable": func(L *lua.LState) int {
 			mt := L.Get(2)
 			if _, ok := mt.(*lua.LTable); !ok && mt != lua.LNil {
-				typeError(L, 2, "nil or table")
+				argError(L, 2, "nil or table expected")
 			}
 			L.SetMetatable(L.Get(1), mt)
 			L.Push(lua.LTrue)
@@ -257,11 +258,17 @@ func traceback(L *lua.LState, level int) string {
 	}
 	var b strings.Builder
 	b.WriteString("stack traceback:")
+	lim := tracebackFirst
 	for l := level; l < depth; l++ {
-		if l == level+tracebackFirst && depth-l > tracebackLast+1 {
-			b.WriteString("\n\t...")
-			l = depth - tracebackLast - 1
-			continue
+		// LuaJIT's cut: past level 11, when more than 10 levels are left,
+		// "..." and the last 10.
+		if l+1 > lim {
+			lim = math.MaxInt
+			if l+1+tracebackLast < depth {
+				b.WriteString("\n\t...")
+				l = depth - tracebackLast - 1
+				continue
+			}
 		}
 		d, _ := L.GetStack(l)
 		fv, err := L.GetInfo("Slf", d, lua.LNil)

@@ -56,6 +56,8 @@ type luaFile struct {
 	w      *bufio.Writer
 	vbuf   vbufMode
 	closed bool
+	// readOnly: opened for reading only (stdio refuses writes with EBADF).
+	readOnly bool
 	// linesClose: io.lines(name) closes the file at its end.
 	linesClose bool
 }
@@ -107,7 +109,7 @@ func registerIO(L *lua.LState) {
 		iot.RawSetString(name, L.NewFunction(fn))
 	}
 	st.stdout = &luaFile{kind: fileStd}
-	st.input = newFileUD(L, st, &luaFile{kind: fileStd, f: os.Stdin})
+	st.input = newFileUD(L, st, &luaFile{kind: fileStd, f: os.Stdin, readOnly: true})
 	st.output = newFileUD(L, st, st.stdout)
 	iot.RawSetString("stdin", st.input)
 	iot.RawSetString("stdout", st.output)
@@ -198,6 +200,9 @@ func (f *luaFile) dropReadAhead() {
 }
 
 func (f *luaFile) write(L *lua.LState, b []byte) error {
+	if f.readOnly {
+		return syscall.EBADF
+	}
 	f.dropReadAhead()
 	if f.kind == fileStd && f.f == nil {
 		_, err := f.writer(L).Write(b) // the run's output does its own buffering
@@ -333,7 +338,7 @@ func openMode(mode string) (int, bool) {
 }
 
 // openFile is fopen: 0666 less the umask for a new file.
-func openFile(name, mode string) (*os.File, error) {
+func openFile(name, mode string) (*luaFile, error) {
 	flags, ok := openMode(mode)
 	if !ok {
 		return nil, syscall.EINVAL
@@ -342,7 +347,7 @@ func openFile(name, mode string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	return &luaFile{f: f, readOnly: flags&(os.O_WRONLY|os.O_RDWR) == 0}, nil
 }
 
 // --- io.* ---
@@ -354,7 +359,7 @@ func ioOpen(L *lua.LState) int {
 	if err != nil {
 		return fileResult(L, err, name)
 	}
-	L.Push(newFileUD(L, ioStateOf(L), &luaFile{f: f}))
+	L.Push(newFileUD(L, ioStateOf(L), f))
 	return 1
 }
 
@@ -366,7 +371,7 @@ func openArg(L *lua.LState, mode string) *lua.LUserData {
 	if err != nil {
 		argError(L, 1, name+": "+strerror(err))
 	}
-	return newFileUD(L, ioStateOf(L), &luaFile{f: f})
+	return newFileUD(L, ioStateOf(L), f)
 }
 
 func ioPopen(L *lua.LState) int {
@@ -532,14 +537,8 @@ func fileSeek(L *lua.LState) int {
 	switch v := L.Get(3).(type) {
 	case lua.LNumber:
 		off = f2i64(float64(v))
-	case lua.LString:
-		n, ok := luanum.Parse(string(v))
-		if !ok {
-			typeError(L, 3, "number")
-		}
-		off = f2i64(n)
 	case *lua.LNilType:
-	default:
+	default: // a numeric string too, in LuaJIT 2.1.0-beta3
 		typeError(L, 3, "number")
 	}
 	if err := f.flush(); err != nil {
@@ -784,11 +783,14 @@ func readNumber(r *bufio.Reader) (lua.LValue, bool, error) {
 	} else if err != nil && err != io.EOF {
 		return lua.LNil, false, err
 	}
-	v, ok := luanum.Parse(string(text))
-	if !ok {
-		return lua.LNil, false, nil
+	// The text read may end in what does not complete a number ("1e",
+	// "0x"): like glibc, the value is its longest prefix that is one.
+	for n := len(text); n > 0; n-- {
+		if v, ok := luanum.Parse(string(text[:n])); ok {
+			return lua.LNumber(v), true, nil
+		}
 	}
-	return lua.LNumber(v), true, nil
+	return lua.LNil, false, nil
 }
 
 // linesIterator returns the iterator of io.lines and file:lines over the

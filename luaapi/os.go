@@ -208,7 +208,13 @@ func osTime(L *lua.LState) int {
 // fields are read in standard or daylight time, as C does.
 func mktime(year, month, day, hour, minute, sec, isdst int) int64 {
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.Local)
+	utc := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
 	if isdst < 0 {
+		if w := t.In(time.Local); w.Hour() != utc.Hour() || w.Minute() != utc.Minute() || w.Day() != utc.Day() {
+			// A time the clocks skip: C reads it in the offset before.
+			_, before := time.Unix(t.Unix()-86400, 0).In(time.Local).Zone()
+			return utc.Unix() - int64(before)
+		}
 		return t.Unix()
 	}
 	_, jan := time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.Local).Zone()
@@ -220,7 +226,6 @@ func mktime(year, month, day, hour, minute, sec, isdst int) int64 {
 	if isdst > 0 {
 		off = max(jan, jul)
 	}
-	utc := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
 	return utc.Unix() - int64(off)
 }
 

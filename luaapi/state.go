@@ -263,7 +263,6 @@ func (s *Script) exportOptions(L *lua.LState) error {
 	return nil
 }
 
-
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
 	p, err := compile(strings.NewReader(compatPrelude), "<sysbench>")
