@@ -201,9 +201,9 @@ func (cv convert) sub(b []byte, format string, t time.Time, utc bool) []byte {
 func (cv convert) text(b []byte, s string, hashCase byte) []byte {
 	switch {
 	case hashCase == 'l', cv.swap && hashCase == 'L':
-		s = lowerASCII(s)
+		s = mapASCII(s, 'A', 'Z', 32)
 	case cv.upper, cv.swap && hashCase == 'U':
-		s = upperASCII(s)
+		s = mapASCII(s, 'a', 'z', -32)
 	}
 	padc := byte(' ')
 	if cv.pad == '0' {
@@ -278,23 +278,3 @@ func floorDiv(a, b int) int {
 }
 
 func floorMod(a, b int) int { return a - floorDiv(a, b)*b }
-
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 32
-		}
-	}
-	return string(b)
-}
-
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
-}

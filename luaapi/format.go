@@ -163,6 +163,9 @@ func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
 	case 'c':
 		return appendPadded(out, sp, []byte{byte(checkInt(L, arg))})
 	case 's':
+		if n, ok := v.(lua.LNumber); ok && sp.width == 0 && sp.prec < 0 {
+			return luanum.Append(out, float64(n))
+		}
 		s := formatString(L, v)
 		if sp.prec >= 0 && sp.prec < len(s) {
 			s = s[:sp.prec]
@@ -196,9 +199,9 @@ func formatString(L *lua.LState, v lua.LValue) string {
 	case lua.LString:
 		return string(x)
 	case lua.LNumber:
-		return string(luanum.Append(nil, float64(x)))
+		return luanum.Format(float64(x))
 	}
-	return L.ToStringMeta(v).String()
+	return lua.LVAsString(toStringMeta(L, v))
 }
 
 // appendPadded writes s within sp.width with spaces, on the right for '-'.

@@ -1,6 +1,8 @@
 package luaapi
 
 import (
+	"unsafe"
+
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
@@ -531,7 +533,7 @@ done:
 		L.Push(lua.LString(src))
 	} else {
 		b = append(b, src[s:]...)
-		L.Push(lua.LString(b))
+		L.Push(lua.LString(unsafe.String(unsafe.SliceData(b), len(b)))) // b is not used again
 	}
 	L.Push(lua.LNumber(n))
 	return 2

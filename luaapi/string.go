@@ -2,6 +2,7 @@ package luaapi
 
 import (
 	"math"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -152,51 +153,62 @@ func strRep(L *lua.LState) int {
 		L.Push(lua.LString(""))
 		return 1
 	}
-	b := make([]byte, 0, int64(len(s))*n+int64(len(sep))*(n-1))
+	var b strings.Builder
+	b.Grow(int(int64(len(s))*n + int64(len(sep))*(n-1)))
 	for k := int64(0); k < n; k++ {
 		if k > 0 {
-			b = append(b, sep...)
+			b.WriteString(sep)
 		}
-		b = append(b, s...)
+		b.WriteString(s)
 	}
-	L.Push(lua.LString(b))
+	L.Push(lua.LString(b.String()))
 	return 1
 }
 
 func strReverse(L *lua.LState) int {
 	s := checkStr(L, 1)
-	b := make([]byte, len(s))
-	for i := range len(s) {
-		b[len(s)-1-i] = s[i]
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := len(s) - 1; i >= 0; i-- {
+		b.WriteByte(s[i])
 	}
-	L.Push(lua.LString(b))
+	L.Push(lua.LString(b.String()))
 	return 1
 }
 
 // strLower and strUpper change ASCII letters only: other bytes, UTF-8
 // sequences included, are left as they are (C's tolower in the C locale).
 func strLower(L *lua.LState) int {
-	s := checkStr(L, 1)
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	L.Push(lua.LString(b))
+	L.Push(lua.LString(mapASCII(checkStr(L, 1), 'A', 'Z', 32)))
 	return 1
 }
 
 func strUpper(L *lua.LState) int {
-	s := checkStr(L, 1)
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 32
-		}
-	}
-	L.Push(lua.LString(b))
+	L.Push(lua.LString(mapASCII(checkStr(L, 1), 'a', 'z', -32)))
 	return 1
+}
+
+// mapASCII adds delta to the bytes from lo to hi; s itself when it has
+// none.
+func mapASCII(s string, lo, hi byte, delta int) string {
+	i := 0
+	for i < len(s) && (s[i] < lo || s[i] > hi) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= lo && c <= hi {
+			c = byte(int(c) + delta)
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // strDump is string.dump: a Go function has no bytecode, as a C one has
