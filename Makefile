@@ -4,7 +4,7 @@ GO      ?= go
 BIN     ?= bin/sysbench-go
 PKGS    := ./...
 
-.PHONY: build test unit demo bench conformance lint clean
+.PHONY: build test unit demo bench conformance luasuite lint clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -35,6 +35,16 @@ bench: build
 conformance: build
 	@test -n "$(SYSBENCH_SRC)" || { echo "usage: make conformance SYSBENCH_SRC=<checkout of sysbench 1.0.20>"; exit 2; }
 	SYSBENCH_GO_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh $(SYSBENCH_SRC)
+
+# LuaJIT's test suite block by block and the Lua 5.1 test suite file by
+# file, under luajit, lua5.1, the reference sysbench and our binary: prints
+# the pass tables and keeps every chunk and output in the directory printed
+# at the end (docs/compatibility.md). The suites stay in their checkouts.
+# LUASUITE_FLAGS passes more flags: -run REGEXP, -out DIR, -check, -list.
+luasuite:
+	@test -n "$(LUAJIT_TESTS)" && test -n "$(LUA51_TESTS)" || { echo "usage: make luasuite LUAJIT_TESTS=<LuaJIT-test-cleanup checkout>/test LUA51_TESTS=<gopher-lua checkout>/_lua5.1-tests [LUASUITE_FLAGS=...]"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	$(GO) run ./internal/tools/luasuite -ours $(CURDIR)/$(BIN) -luajit-tests $(LUAJIT_TESTS) -lua51-tests $(LUA51_TESTS) $(LUASUITE_FLAGS)
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

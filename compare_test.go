@@ -332,8 +332,8 @@ func checkGroups(t *testing.T, dir string, man *compare.Manifest, sum *compare.S
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
 
 // checkCharts checks the browser drew, for every workload, a throughput
-// line per target; for every workload and thread count, a rate and a p95
-// series per cell; and the p95, bytes, CPU and memory bars.
+// and a p95 line per target; for every workload and thread count, a rate
+// and a p95 series per cell; and the bytes, CPU and memory bars.
 func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary) {
 	t.Helper()
 	byKind := map[string][]testenv.ChartCheck{}
@@ -344,17 +344,23 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 	for _, tg := range sum.Targets {
 		targets = append(targets, tg.Name)
 	}
-	for _, c := range byKind["throughput"] {
+	for _, c := range append(byKind["throughput"], byKind["p95"]...) {
 		if !slices.Equal(c.Labels(), targets) {
-			t.Errorf("throughput chart %s draws %v, want a line per target %v", c.ID, c.Labels(), targets)
+			t.Errorf("%s chart %s draws %v, want a line per target %v", c.Kind, c.ID, c.Labels(), targets)
 		}
 		for _, d := range c.Datasets {
 			if d.Points != len(sum.Threads) {
-				t.Errorf("throughput chart %s: %s has %d points, want one per thread count (%d)", c.ID, d.Label, d.Points, len(sum.Threads))
+				t.Errorf("%s chart %s: %s has %d points, want one per thread count (%d)", c.Kind, c.ID, d.Label, d.Points, len(sum.Threads))
 			}
 		}
 	}
 	cellsPerGroup := len(sum.Targets) * sum.Rounds
+	lastT := 0.0
+	for _, c := range sum.Cells {
+		for _, p := range c.Series {
+			lastT = max(lastT, p.T)
+		}
+	}
 	for _, kind := range []string{"rate-time", "p95-time"} {
 		if n := len(byKind[kind]); n != len(sum.Workloads)*len(sum.Threads) {
 			t.Errorf("%d %s charts, want one per workload and thread count (%d)", n, kind, len(sum.Workloads)*len(sum.Threads))
@@ -368,12 +374,18 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 					t.Errorf("%s chart %s: series %s drew no point", kind, c.ID, d.Label)
 				}
 			}
+			// Seconds of the run, from 0 to its time (2 s), or to the end of
+			// a last interval a run late to stop went on to.
+			if c.X.Min != 0 || c.X.Max < 2 || c.X.Max > lastT {
+				t.Errorf("%s chart %s: x axis %+v, want 0 to the cells' 2 s (their last interval ends at %v)", kind, c.ID, c.X, lastT)
+			}
 		}
 	}
-	if len(byKind["throughput"]) != len(sum.Workloads) {
-		t.Errorf("%d throughput charts, want %d", len(byKind["throughput"]), len(sum.Workloads))
+	// A workload's throughput and p95 have charts (axes) of their own.
+	if len(byKind["throughput"]) != len(sum.Workloads) || len(byKind["p95"]) != len(sum.Workloads) {
+		t.Errorf("%d throughput and %d p95 charts, want %d of each", len(byKind["throughput"]), len(byKind["p95"]), len(sum.Workloads))
 	}
-	for _, kind := range []string{"p95", "bytes-per-trx", "server-cpu", "server-rss"} {
+	for _, kind := range []string{"bytes-per-trx", "server-cpu", "server-memory"} {
 		if len(byKind[kind]) == 0 {
 			t.Errorf("no %s chart", kind)
 		}
@@ -498,12 +510,66 @@ func TestCompareRefusesUnreachableTarget(t *testing.T) {
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, "compare", "--matrix="+matrix, "--dir="+filepath.Join(dir, "cmp"))
 	want := fmt.Sprintf("FATAL: %s:3: target \"gone\": not reachable: ", matrix)
-	if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
-		t.Errorf("exit %d, output %q; want one line starting %q", code, out, want)
+	// Issue 28, item 8: --plan checks it too, rather than plan what
+	// cannot run.
+	for _, args := range [][]string{{"--dir=" + filepath.Join(dir, "cmp")}, {"--plan"}, {"--plan", "--dir=" + filepath.Join(dir, "cmp")}} {
+		out, code := runCLI(t, append([]string{"compare", "--matrix=" + matrix}, args...)...)
+		if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+			t.Errorf("%q: exit %d, output %q; want one line starting %q", args, code, out, want)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cmp")); !os.IsNotExist(err) {
 		t.Errorf("the directory was created for a refused matrix: %v", err)
+	}
+}
+
+// Issue 28, item 8: a cool-down separates two targets, not two blocks of
+// the same one. Two targets rotated over two rounds run a, b, b, a: two
+// switches, so two cool-downs, in the plan and in the run.
+func TestCompareCooldownOnlyBetweenTargets(t *testing.T) {
+	dir := t.TempDir()
+	matrix := filepath.Join(dir, "m.toml")
+	doc := fmt.Sprintf(`rounds = 2
+time = 1
+threads = [1]
+cooldown = 1
+prepare = "each-switch"
+
+[[target]]
+name = "a"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[target]]
+name = "b"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[workload]]
+name = "ps"
+script = "oltp_point_select"
+options = { tables = 1, table-size = 100 }
+`, filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"))
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// As a process: --plan checks the scripts with children of its own
+	// binary, which in-process would be the test binary.
+	b, err := exec.Command(testenv.Binary(t), "compare", "--matrix="+matrix, "--plan").CombinedOutput()
+	if plan := string(b); err != nil || strings.Count(plan, "cool-down 1s") != 2 {
+		t.Errorf("plan (%v) with %d cool-downs, want 2:\n%s", err, strings.Count(plan, "cool-down 1s"), plan)
+	}
+	r := startCompare(t, "--matrix="+matrix, "--dir="+filepath.Join(dir, "cmp"))
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, r.out.String(), r.err.String())
+	}
+	progress := r.err.String()
+	if n := strings.Count(progress, "compare: cool-down"); n != 2 {
+		t.Errorf("%d cool-downs, want 2:\n%s", n, progress)
+	}
+	// each-switch prepares at a switch, not for b's second block.
+	if n := strings.Count(progress, "preparing data set"); n != 3 {
+		t.Errorf("%d prepares, want 3 (a, b, a):\n%s", n, progress)
 	}
 }

@@ -28,7 +28,7 @@ import (
 var compareOptions = []options.Option{
 	{Name: "matrix", Desc: "the matrix file (TOML, docs/compare.md)", Kind: options.File, NoDefault: true},
 	{Name: "dir", Desc: "the directory of the comparison's results files, manifest and reports (created; an existing one resumes)", Kind: options.File, NoDefault: true},
-	{Name: "plan", Desc: "print the run order and its duration, and exit", Kind: options.Bool, Default: "off"},
+	{Name: "plan", Desc: "check the matrix (its targets reachable, its scripts' options) and print the run order and its duration, and exit", Kind: options.Bool, Default: "off"},
 	{Name: "report", Desc: "rebuild the tables and reports from --dir without running", Kind: options.Bool, Default: "off"},
 	{Name: "format", Desc: "the tables on standard output: text or markdown", Kind: options.String, Default: "text"},
 	{Name: "rounds", Desc: "override the matrix's rounds", Kind: options.Int, NoDefault: true},
@@ -77,6 +77,16 @@ func (p *program) compareCommand(args []string) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	exe, err := os.Executable()
+	if err != nil {
+		return p.fail(fmt.Errorf("compare: cannot find this program's path: %v", err))
+	}
+	// A plan is checked as a run is: a target that cannot be reached, or a
+	// script that does not take its options, would fail only when run.
+	versions, err := p.checkMatrix(m, exe)
+	if err != nil {
+		return p.fail(err)
+	}
 	if values.Bool("plan") {
 		plan := compare.NewPlan(m)
 		done := func(string) bool { return false }
@@ -87,14 +97,6 @@ func (p *program) compareCommand(args []string) int {
 		}
 		plan.WritePlan(p.log.Out(), m, done)
 		return 0
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return p.fail(fmt.Errorf("compare: cannot find this program's path: %v", err))
-	}
-	versions, err := p.checkMatrix(m, exe)
-	if err != nil {
-		return p.fail(err)
 	}
 	return p.fail(p.runComparison(m, dir, exe, versions, format))
 }

@@ -64,6 +64,12 @@ func main() {
 		Action: func(c *cli.Context) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// A reader of standard output that goes away (| head) must not
+			// kill the process before its files are written: with SIGPIPE
+			// notified (to a channel nobody reads), a write to the closed
+			// pipe fails with EPIPE instead, which stops a run as SIGINT
+			// does (flushWriter).
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 			// SYSBENCH_GO_CPUPROFILE=file writes a CPU profile of the run
 			// (docs/performance.md uses it).
 			if path := os.Getenv("SYSBENCH_GO_CPUPROFILE"); path != "" {
@@ -181,18 +187,24 @@ func readConfigFile(path string) ([][2]string, error) {
 
 // run is the whole program, testable in-process. It returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024)}
+	ctx, closed := context.WithCancel(ctx)
+	defer closed()
+	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
 	defer w.flush()
-	p := &program{ctx: ctx, stdin: stdin, stderr: stderr, log: logging.New(w, logging.DefaultLevel),
-		drivers: compiledDrivers(), tests: builtin.Tests()}
+	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
+		log: logging.New(w, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests()}
 	return p.main(args)
 }
 
 // program is one invocation: its streams, logger and what is compiled in.
 type program struct {
-	ctx     context.Context
-	stdin   io.Reader
-	stderr  io.Writer
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer // the raw standard output, for an output of "-"
+	stderr io.Writer
+	// out is the text output's writer (the logger's): standard output,
+	// or standard error when an output is "-".
+	out     *flushWriter
 	log     *logging.Logger
 	drivers []drivers.Factory
 	tests   []engine.Builtin
@@ -223,6 +235,8 @@ type invocation struct {
 	// instance is --instance; tidOffset its first thread id.
 	instance  instance
 	tidOffset int
+	// outputs are the checked --results and --intervals-csv, by name.
+	outputs map[string]*report.Output
 }
 
 // main runs the steps in the reference's order: general options, help and
@@ -367,7 +381,7 @@ func (p *program) configure(inv *invocation) bool {
 		}
 	}
 	if err == nil && inv.cl.command == "run" {
-		err = checkOutputs(inv.values)
+		err = p.checkOutputs(inv)
 	}
 	if err != nil {
 		p.fail(err)
@@ -573,7 +587,7 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 // and the results file, which is written however the run ended.
 func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
 	server := p.openServerStats(inv)
-	outs, err := openOutputs(inv, server)
+	outs, err := p.openOutputs(inv, server)
 	if err != nil {
 		return p.fail(err)
 	}
@@ -690,6 +704,9 @@ func (p *program) fail(err error) int {
 type flushWriter struct {
 	mu sync.Mutex
 	w  *bufio.Writer
+	// closed is called when the reader of the output went away (EPIPE):
+	// a run stops as on SIGINT, and writes its results file.
+	closed func()
 }
 
 func (f *flushWriter) Write(p []byte) (int, error) {
@@ -699,7 +716,26 @@ func (f *flushWriter) Write(p []byte) (int, error) {
 	if err == nil && len(p) > 0 && p[len(p)-1] == '\n' {
 		err = f.w.Flush()
 	}
+	if errors.Is(err, syscall.EPIPE) && f.closed != nil {
+		f.closed()
+	}
 	return n, err
+}
+
+// redirect sends what follows to w (standard error, when standard
+// output carries an output file).
+func (f *flushWriter) redirect(w io.Writer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.w.Flush()
+	f.w.Reset(w)
+}
+
+// textToStderr moves the text output to standard error.
+func (p *program) textToStderr() {
+	if p.out != nil {
+		p.out.redirect(p.stderr)
+	}
 }
 
 func (f *flushWriter) flush() {

@@ -19,6 +19,7 @@ var reportOptions = []options.Option{
 	{Name: "histogram", Desc: "print the latency histogram", Kind: options.Bool, Default: "off"},
 	{Name: "results", Desc: "write the (merged) result as a results file to FILE", Kind: options.File, NoDefault: true},
 	{Name: "force", Desc: "merge results of different workloads", Kind: options.Bool, Default: "off"},
+	{Name: "merge", Desc: "how the files' measured windows combine: rounds (one after the other: rates over the sum of the windows) or instances (together: rates over their mean); default: read from the windows", Kind: options.String, NoDefault: true},
 	{Name: "help", Desc: "print this help and exit", Kind: options.Bool, Default: "off"},
 }
 
@@ -35,13 +36,27 @@ func (p *program) reportCommand(args []string) int {
 	case len(files) == 0:
 		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
 	}
+	var out *report.Output
+	if path := values.String("results"); path != "" {
+		var err error
+		if out, err = report.CheckOutput(path); err != nil {
+			return p.fail(fmt.Errorf("--results: %w", err))
+		}
+		if out.IsStdout() {
+			p.textToStderr()
+		}
+	}
 	rs, files, err := readResultsArgs(files)
 	if err != nil {
 		return p.fail(err)
 	}
-	merged, err := report.Merge(rs, files, values.Bool("force"))
+	as := values.String("merge")
+	if as != "" && as != report.AsRounds && as != report.AsInstances {
+		return p.fail(fmt.Errorf("report: --merge must be %s or %s, not '%s'", report.AsRounds, report.AsInstances, as))
+	}
+	merged, err := report.Merge(rs, files, report.MergeOptions{Force: values.Bool("force"), As: as})
 	if err == nil {
-		err = p.printResults(merged, values)
+		err = p.printResults(merged, values, out)
 	}
 	return p.fail(err)
 }
@@ -106,14 +121,14 @@ func (p *program) commandArgs(opts []options.Option, args []string) (*options.Va
 
 func printReportHelp(out io.Writer) {
 	fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE|DIR...\n\n")
-	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all, the union of their time windows, and how\nthe windows line up. A directory stands for the results files in it (merged ones left out).\n\n")
+	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all. Windows one after the other are rounds\n(per-second figures over the sum of the windows), windows that overlap are instances run together\n(over the mean of their windows); the report says which it found. A run is counted once. A\ndirectory stands for the results files in it (merged ones left out). See docs/results.md.\n\n")
 	fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
 }
 
 // printResults prints the final report of r's whole run, with the
 // percentiles of --percentile (else the run's), and writes r with them
 // to --results when given.
-func (p *program) printResults(r *report.Results, values *options.Values) error {
+func (p *program) printResults(r *report.Results, values *options.Values, out *report.Output) error {
 	pcts := r.Settings.Percentiles
 	if values.IsSet("percentile") {
 		var err error
@@ -130,6 +145,9 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 	}
 	if len(r.Merged) > 1 {
 		p.log.Noticef("Merged %d results: %s", len(r.Merged), strings.Join(r.Merged, ", "))
+		if r.Combined != nil {
+			p.log.Noticef("%s", r.Combined.Statement(len(r.Parts)))
+		}
 		if r.Alignment != nil {
 			report.WriteAlignment(p.log.Writer(logging.Notice), r.Alignment)
 		}
@@ -152,8 +170,7 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 			return err
 		}
 	}
-	out := values.String("results")
-	if out == "" {
+	if out == nil {
 		return nil
 	}
 	w, err := report.NewWindow(snap, pcts)
@@ -161,7 +178,7 @@ func (p *program) printResults(r *report.Results, values *options.Values) error 
 		return err
 	}
 	r.Settings.Percentiles, r.Total = pcts, w
-	return r.WriteFile(out)
+	return r.Write(out, p.stdout)
 }
 
 // resultHooks print a results file's final report as the run printed it:

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -17,15 +18,31 @@ import (
 	"github.com/sysbench-go/sysbench-go/telemetry"
 )
 
-// checkOutputs fails before the run when a results or CSV file could not
-// be written.
-func checkOutputs(v *options.Values) error {
+// checkOutputs checks --results and --intervals-csv before the run
+// (report.CheckOutput). With one of them "-", the text output moves to
+// standard error, leaving standard output to the data.
+func (p *program) checkOutputs(inv *invocation) error {
+	inv.outputs = map[string]*report.Output{}
+	var toStdout int
 	for _, name := range []string{"results", "intervals-csv"} {
-		if path := v.String(name); path != "" {
-			if err := report.CheckWritable(path); err != nil {
-				return fmt.Errorf("--%s: %w", name, err)
-			}
+		path := inv.values.String(name)
+		if path == "" {
+			continue
 		}
+		o, err := report.CheckOutput(path)
+		if err != nil {
+			return fmt.Errorf("--%s: %w", name, err)
+		}
+		inv.outputs[name] = o
+		if o.IsStdout() {
+			toStdout++
+		}
+	}
+	if toStdout > 1 {
+		return errors.New("--results and --intervals-csv cannot both be standard output (-)")
+	}
+	if toStdout == 1 {
+		p.textToStderr()
 	}
 	return nil
 }
@@ -33,18 +50,19 @@ func checkOutputs(v *options.Values) error {
 // outputs are a run's reporters beyond the text output: the results file
 // and the CSV series, when asked for.
 type outputs struct {
-	reporters   []report.Reporter
-	server      *telemetry.Sampler // --server-stats, nil without
-	whole       *metrics.Snapshot  // the final report's whole run, for --threshold
-	recorder    *report.Recorder
-	resultsPath string
-	csv         *report.IntervalsCSV
-	csvFile     *os.File
+	reporters []report.Reporter
+	server    *telemetry.Sampler // --server-stats, nil without
+	whole     *metrics.Snapshot  // the final report's whole run, for --threshold
+	recorder  *report.Recorder
+	results   *report.Output
+	stdout    io.Writer // standard output, for an output of "-"
+	csv       *report.IntervalsCSV
+	csvFile   io.WriteCloser
 }
 
-func openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
-	cfg, v := inv.cfg, inv.values
-	o := &outputs{}
+func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
+	cfg := inv.cfg
+	o := &outputs{stdout: p.stdout}
 	o.reporters = append(o.reporters, finalRun{&o.whole})
 	if server != nil {
 		// Before the results file and the CSV: it gives the intervals
@@ -52,15 +70,15 @@ func openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
 		o.server = server
 		o.reporters = append(o.reporters, server)
 	}
-	if path := v.String("results"); path != "" {
-		o.resultsPath = path
+	if out := inv.outputs["results"]; out != nil {
+		o.results = out
 		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0}
 		o.reporters = append(o.reporters, o.recorder)
 	}
-	if path := v.String("intervals-csv"); path != "" {
-		f, err := os.Create(path)
+	if out := inv.outputs["intervals-csv"]; out != nil {
+		f, err := out.Create(p.stdout)
 		if err != nil {
-			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", path, report.PathCause(err))
+			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", out.Path, err)
 		}
 		o.csvFile = f
 		o.csv = report.NewIntervalsCSV(f, cfg.Percentiles, cfg.Rate > 0)
@@ -96,7 +114,7 @@ func (o *outputs) close(r *report.Results, status int, reason string, fatal []st
 		if r.Thresholds == nil {
 			r.Thresholds = []report.ThresholdResult{}
 		}
-		errs = append(errs, o.recorder.Err, r.WriteFile(o.resultsPath))
+		errs = append(errs, o.recorder.Err, r.Write(o.results, o.stdout))
 	}
 	return errors.Join(errs...)
 }
@@ -117,6 +135,7 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 	r := &report.Results{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "sysbench-go", Version: Version, API: "sysbench " + APILevel, Lua: LuaVersion},
+		RunID:         report.NewRunID(),
 		Host:          report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
 		Start:         start.UTC(), End: end.UTC(),
 		CommandLine: report.RedactArgs(inv.args),

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,8 +133,10 @@ func TestResultsOfARun(t *testing.T) {
 	}
 }
 
-// Two runs (different seeds) merged: counters and threads summed, the
-// union of the windows, the merge's own results file.
+// Two runs (different seeds), one after the other, merged (issue 28,
+// item 2): counters summed, the threads of all, and, as rounds, their
+// rates over the sum of their measured windows, not over the wall-clock
+// time from the first start to the last end; the report says so.
 func TestResultsMerge(t *testing.T) {
 	dir := t.TempDir()
 	a, b, m := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "m.json")
@@ -147,8 +152,8 @@ func TestResultsMerge(t *testing.T) {
 		t.Fatalf("report: exit %d\n%s", code, out)
 	}
 	ra, rb, rm := readResults(t, a), readResults(t, b), readResults(t, m)
-	if rm.Total.Counters.Events != 600 || rm.Total.Counters.Reads != ra.Total.Counters.Reads+rb.Total.Counters.Reads ||
-		rm.Settings.Threads != 4 || len(rm.Total.Threads) != 4 || len(rm.Merged) != 2 {
+	if rm.Total.Counters.Events != 600 || rm.Total.Counters.Other != ra.Total.Counters.Other+rb.Total.Counters.Other ||
+		rm.Settings.Threads != 2 || len(rm.Total.Threads) != 4 || len(rm.Merged) != 2 || len(rm.Parts) != 2 {
 		t.Errorf("merged counters %+v, threads %d", rm.Total.Counters, rm.Settings.Threads)
 	}
 	if rm.Total.Latency.MinNS != min(ra.Total.Latency.MinNS, rb.Total.Latency.MinNS) ||
@@ -159,12 +164,30 @@ func TestResultsMerge(t *testing.T) {
 	if !rm.Total.Start.Equal(ra.Total.Start) || !rm.Total.End.Equal(rb.Total.End) {
 		t.Errorf("merged window %v..%v, want %v..%v", rm.Total.Start, rm.Total.End, ra.Total.Start, rb.Total.End)
 	}
+	sum := ra.Total.Duration + rb.Total.Duration
+	span := rb.Total.End.Sub(ra.Total.Start).Seconds()
+	if c := rm.Combined; c == nil || c.As != report.AsRounds || math.Abs(rm.Total.Duration-sum) > 1e-6 || sum >= span {
+		t.Errorf("combined %+v over %.6f s; want rounds over %.6f s (the span is %.6f s)", rm.Combined, rm.Total.Duration, sum, span)
+	}
+	if want := 600 / sum; math.Abs(rm.Total.TPS-want) > 1e-6*want {
+		t.Errorf("merged tps %.2f, want %.2f (600 events over the sum of the windows)", rm.Total.TPS, want)
+	}
 	if _, ok := rm.Total.Latency.Percentiles["99"]; !ok {
 		t.Errorf("merged percentiles %v, want those of --percentile", rm.Total.Latency.Percentiles)
 	}
-	for _, want := range []string{"Merged 2 results", "total number of events:              600", "50th percentile:", "99th percentile:", "events (avg/stddev):           150.0000/"} {
+	for _, want := range []string{"Merged 2 results", "Combined as 2 rounds, one after the other (their measured windows do not overlap): per-second figures over the sum of their windows",
+		fmt.Sprintf("total time:                          %.4fs", sum),
+		"total number of events:              600", "50th percentile:", "99th percentile:", "events (avg/stddev):           150.0000/"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// Issue 28, item 3: a run counts once, given twice or inside a merge.
+	for _, args := range [][]string{{a, a}, {m, b}} {
+		out, code := runCLI(t, append([]string{"report"}, args...)...)
+		if code != 1 || !strings.Contains(out, "FATAL: cannot merge '"+args[0]+"' and '"+args[1]+"': both hold the run measured on ") ||
+			strings.Count(out, "\n") != 1 {
+			t.Errorf("report %q: exit %d\n%s", args, code, out)
 		}
 	}
 }
@@ -242,6 +265,22 @@ func TestResultsBadInput(t *testing.T) {
 	os.WriteFile(old, []byte(strings.Replace(string(b), `"schema_version": 1`, `"schema_version": 0`, 1)), 0o644)
 	readOnly := filepath.Join(dir, "ro")
 	os.Mkdir(readOnly, 0o555)
+	// Issue 28, item 6: edited files are refused, naming the file.
+	edited := func(name string, edit func(total map[string]any)) string {
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		edit(doc["total"].(map[string]any))
+		out, _ := json.Marshal(doc)
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, out, 0o644)
+		return path
+	}
+	noCounters := edited("nocounters.json", func(w map[string]any) { delete(w, "counters") })
+	badHist := edited("badhist.json", func(w map[string]any) {
+		w["latency"].(map[string]any)["histogram"].(map[string]any)["hdr_v2_base64"] = "bm90IGEgaGlzdG9ncmFt"
+	})
 
 	for _, c := range []struct {
 		name string
@@ -255,6 +294,9 @@ func TestResultsBadInput(t *testing.T) {
 		{"older schema", []string{"report", old}, "FATAL: '" + old + "': results schema version 0 is not read by this program (it reads version 1)"},
 		{"missing file", []string{"report", filepath.Join(dir, "none.json")}, "FATAL: cannot read '" + filepath.Join(dir, "none.json") + "': no such file or directory"},
 		{"different workloads", []string{"report", good, other}, "FATAL: cannot merge '" + good + "' and '" + other + "': --cpu-max-prime=10000 against --cpu-max-prime=2000 (--force merges them anyway)"},
+		{"counters deleted", []string{"report", noCounters}, "FATAL: '" + noCounters + "': not a valid results file: at /total: missing property 'counters'"},
+		{"bad histogram", []string{"report", badHist}, "FATAL: '" + badHist + "': inconsistent total: the latency histogram does not decode"},
+		{"bad histogram in a merge", []string{"report", good, badHist}, "FATAL: '" + badHist + "': inconsistent total: the latency histogram does not decode"},
 		{"no file", []string{"report"}, "FATAL: report: no results file given"},
 		{"bad option", []string{"report", "--nope", good}, "invalid option: --nope"},
 	} {
@@ -335,7 +377,7 @@ func TestStatementStats(t *testing.T) {
 				"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?",
 				"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
 				"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c",
-				"UPDATE sbtest1 SET k=k+? WHERE id=?",
+				"UPDATE sbtest1 SET k=k+1 WHERE id=?", // prepared: as it was prepared
 				"UPDATE sbtest1 SET c=? WHERE id=?",
 				"DELETE FROM sbtest1 WHERE id=?",
 				"INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)",
@@ -352,6 +394,46 @@ func TestStatementStats(t *testing.T) {
 			if code != 0 || !strings.Contains(again, "Statements (latency in ms, the most total time first):") ||
 				!strings.Contains(again, "  SELECT c FROM sbtest1 WHERE id=?\n") {
 				t.Errorf("report: exit %d\n%s", code, again)
+			}
+		})
+	}
+}
+
+// Issue 28, item 5: a prepared statement is listed with the text it was
+// prepared with, its literals kept; a query with its literals made '?'.
+func TestStatementStatsPreparedText(t *testing.T) {
+	script := filepath.Join("testdata", "scripts", "prepared_literals.lua")
+	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
+		t.Run(db, func(t *testing.T) {
+			dir := t.TempDir()
+			conn := []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
+			if db != "sqlite" {
+				conn = testenv.RequireServer(t, db).Args()
+			}
+			if out, code := runCLI(t, append([]string{script, "prepare"}, conn...)...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			t.Cleanup(func() { runCLI(t, append([]string{script, "cleanup"}, conn...)...) })
+			path := filepath.Join(dir, "r.json")
+			out, code := runCLI(t, append([]string{script, "--events=20", "--time=0", "--statement-stats", "--results=" + path, "run"}, conn...)...)
+			if code != 0 {
+				t.Fatalf("run: exit %d\n%s", code, out)
+			}
+			got := map[string]uint64{}
+			for _, s := range readResults(t, path).Statements {
+				got[s.SQL] = s.Count
+			}
+			want := map[string]uint64{
+				"SELECT v + 100 FROM sbtest_literals WHERE id = ? AND 'abc' = 'abc'": 20,
+				"SELECT v + ? FROM sbtest_literals WHERE id = ? AND ? = ?":           20,
+			}
+			for sql, n := range want {
+				if got[sql] != n {
+					t.Errorf("statement %q: %d executions, want %d (statements %v)", sql, got[sql], n, got)
+				}
+				if !strings.Contains(out, "  "+sql+"\n") {
+					t.Errorf("the table lacks %q:\n%s", sql, out)
+				}
 			}
 		})
 	}

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
+	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +154,89 @@ func TestServerStatsUnavailable(t *testing.T) {
 	out, code = runCLI(t, append(args, "--time=1", "--server-stats", "run")...)
 	if code != 0 || !strings.Contains(out, "WARNING: --server-stats: the sqlite driver has no server to watch") {
 		t.Errorf("sqlite: exit %d\n%s", code, out)
+	}
+}
+
+// Issue 28, item 4: what --server-stats reports is the run's where the
+// server can tell, and says so where it cannot. With a writer running
+// beside a read-only run: the sessions sampled are the run's alone, the
+// run's own work is counted by the client as the server counts it, the
+// rest is other clients', and the figures it is in are marked; PostgreSQL
+// before 16 has no pg_stat_io, which is said once as a fact of the server.
+func TestServerStatsAttribution(t *testing.T) {
+	for _, db := range []string{"mysql", "pgsql"} {
+		t.Run(db, func(t *testing.T) {
+			dir := t.TempDir()
+			common := preparedOLTP(t, db, dir)
+
+			writer := exec.Command(testenv.Binary(t), append([]string{"oltp_write_only"}, append(common[1:], "--threads=1", "--time=120", "--report-interval=1", "run")...)...)
+			stdout, err := writer.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := writer.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { writer.Process.Kill(); writer.Wait() })
+			running := make(chan bool, 1)
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					if strings.HasPrefix(sc.Text(), "[ 1s ]") {
+						running <- true
+					}
+				}
+				close(running)
+			}()
+			if !<-running {
+				t.Fatal("the writer did not start")
+			}
+
+			path := filepath.Join(dir, "ro.json")
+			out, code := runCLI(t, append([]string{"oltp_read_only"}, append(common[1:], "--time=2", "--server-stats", "--results="+path, "run")...)...)
+			writer.Process.Signal(os.Interrupt)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, out)
+			}
+			res := readResults(t, path)
+			s := res.Server
+			// Sampled: the run's 2 sessions, not the writer's.
+			if got := s.Gauges[report.RunSessions]; got != 2 {
+				t.Errorf("%.2f sessions sampled on average, want the run's 2", got)
+			}
+			c := res.Total.Counters
+			if len(s.Attribution) == 0 {
+				t.Fatalf("no attribution: %+v", s)
+			}
+			for _, a := range s.Attribution {
+				// The run's own count, by the client, is its statements
+				// (MySQL's Questions) or its transactions (PostgreSQL's).
+				want := float64(c.Reads + c.Writes + c.Other + c.Errors)
+				if db == "pgsql" {
+					want = float64(c.Events)
+				}
+				if math.Abs(a.Run-want) > 40 {
+					t.Errorf("%s %s: the run's count %.0f, its report %.0f", a.Scope, a.What, a.Run, want)
+				}
+				if !a.OthersActive || a.Others < 100 || a.Server != a.Run+a.Sampler+a.Others {
+					t.Errorf("%s %s: %+v, want the writer's work as others'", a.Scope, a.What, a)
+				}
+			}
+			for _, want := range []string{"other clients worked during the run: the figures marked * include their work", "WAL/redo log *:"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the block lacks %q:\n%s", want, out)
+				}
+			}
+			if db == "pgsql" {
+				major, _ := strconv.Atoi(strings.Split(setting(s, "server_version"), ".")[0])
+				old := major < 16
+				if n := strings.Count(out, "pg_stat_io"); old && (n != 1 || !strings.Contains(out, "    not on this server: pg_stat_io (PostgreSQL 16 and later)\n") || len(s.Absent) != 1) {
+					t.Errorf("pg_stat_io named %d times (absent %q):\n%s", n, s.Absent, out)
+				}
+				if strings.Contains(out, "WARNING") {
+					t.Errorf("a warning for a fact of the server:\n%s", out)
+				}
+			}
+		})
 	}
 }

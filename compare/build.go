@@ -25,7 +25,7 @@ func Build(dir string) (*Summary, error) {
 	}
 	d := man.Design
 	s := &Summary{SchemaVersion: SummaryVersion, Title: d.Title, Matrix: man.Matrix, Generated: time.Now().UTC(),
-		Rate: d.Rate, Workloads: d.Workloads, Threads: d.Threads, Rounds: d.Rounds}
+		Rate: d.Rate, Workloads: d.Workloads, Threads: d.Threads, Rounds: d.Rounds, TimeS: d.TimeS}
 	if s.Title == "" {
 		s.Title = "sysbench-go compare: " + filepath.Base(man.Matrix)
 	}
@@ -50,6 +50,7 @@ func Build(dir string) (*Summary, error) {
 	}
 	s.Targets = targets(d, man.Cells, results)
 	s.Groups = groups(s, man.Cells, results)
+	s.Verdicts = verdicts(s)
 	s.Warnings = warnings(s, cpus)
 	return s, nil
 }
@@ -160,6 +161,9 @@ func groups(s *Summary, cells []CellState, results map[string]*report.Results) [
 						client = append(client, 100*c.ClientCPUS/c.WallS)
 					}
 					if srv := r.Server; srv != nil {
+						if srv.Others("") {
+							g.OtherClients++
+						}
 						if srv.CPU != nil {
 							cpu, rss = append(cpu, srv.CPU.AvgPct), append(rss, float64(srv.CPU.PeakBytes))
 						}
@@ -177,7 +181,7 @@ func groups(s *Summary, cells []CellState, results map[string]*report.Results) [
 				g.TPS, g.QPS, g.P95MS, g.ClientCPUPct = aggregate(tps), aggregate(qps), aggregate(p95), aggregate(client)
 				if len(cpu) > 0 {
 					a, b := aggregate(cpu), aggregate(rss)
-					g.ServerCPUPct, g.PeakRSSBytes = &a, &b
+					g.ServerCPUPct, g.PeakMemoryBytes = &a, &b
 				}
 				if len(bytes) > 0 {
 					g.BytesPerTrx = map[string]Agg{}

@@ -34,14 +34,20 @@ var (
 )
 
 // The kinds of chart of the report, each canvas's data-chart attribute.
+//
+// A workload's throughput and p95 get charts of their own, so that each
+// has an axis of its own: a point select's 0.3 ms is not a sliver beside
+// an order transaction's 40 ms. Medians are drawn with whiskers from the
+// rounds' min to their max, so that how sure a difference is shows
+// without hovering.
 const (
-	chartThroughput = "throughput"    // median rate by thread count, a line per target
-	chartP95        = "p95"           // median p95 by workload, a bar per target
-	chartRateTime   = "rate-time"     // a workload's rate each second, a line per cell
-	chartP95Time    = "p95-time"      // a workload's p95 each second, a line per cell
-	chartBytes      = "bytes-per-trx" // bytes written per transaction, stacked by kind
-	chartServerCPU  = "server-cpu"    // the server's CPU %
-	chartServerRSS  = "server-rss"    // the server's peak resident memory
+	chartThroughput   = "throughput"    // a workload's median rate by thread count, a line per target
+	chartP95          = "p95"           // a workload's median p95 by thread count, a line per target
+	chartRateTime     = "rate-time"     // a workload's rate each second, a line per cell
+	chartP95Time      = "p95-time"      // a workload's p95 each second, a line per cell
+	chartBytes        = "bytes-per-trx" // bytes written per transaction, stacked by kind
+	chartServerCPU    = "server-cpu"    // the server's CPU %
+	chartServerMemory = "server-memory" // the server's memory: its peak PSS
 )
 
 // htmlStatic is what every report shares: the parsed template, the inline
@@ -111,6 +117,8 @@ type htmlPage struct {
 	Targets                        []htmlTarget
 	Warnings                       []Warning
 	TargetRows                     []htmlSettingRow
+	Glance                         []htmlGlanceRow
+	GlanceThreads                  []int
 	Throughput                     []htmlChart
 	ByThreads                      []htmlThreads
 	OverTime                       []htmlOverTime
@@ -134,6 +142,24 @@ func (p *htmlPage) charts() []htmlChart {
 		all = append(all, o.Charts...)
 	}
 	return all
+}
+
+// htmlGlanceRow is a workload's verdicts, one per thread count.
+type htmlGlanceRow struct {
+	Workload string
+	Cells    []htmlGlance
+}
+
+// htmlGlance is the verdicts of a workload at a thread count: the better
+// target on the rate and on the p95, and how sure.
+type htmlGlance struct {
+	Rate, P95 *htmlVerdict
+}
+
+// htmlVerdict is a verdict as the page shows it.
+type htmlVerdict struct {
+	Figure, Best, Color, Text string
+	Sure                      bool
 }
 
 // htmlTarget is a target's column heading.
@@ -202,6 +228,12 @@ type htmlChart struct {
 type htmlAxis struct {
 	Title  string `json:"title"`
 	Linear bool   `json:"linear,omitempty"` // numbers (seconds), not categories
+	// Unit is how its ticks are shown: "bytes" (binary units), "ms",
+	// "%", or "" (plain numbers).
+	Unit string `json:"unit,omitempty"`
+	// Min and Max fix its range (a run's seconds from 0 to its time).
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
 }
 
 // htmlDataset is a line or a set of bars. Values (null where a category
@@ -337,8 +369,11 @@ func (b *htmlBuilder) page() *htmlPage {
 	for _, t := range b.targets {
 		p.Targets = append(p.Targets, htmlTarget{Name: t, Color: b.hex(t)})
 	}
+	p.Glance, p.GlanceThreads = b.glance()
 	for i, w := range s.Workloads {
-		p.Throughput = htmlAppendCharts(p.Throughput, b.throughputChart(i, w))
+		p.Throughput = htmlAppendCharts(p.Throughput,
+			b.byThreads(chartThroughput, i, w, b.rateName()+" by threads", htmlAxis{Title: b.rateName() + " (median)"}, b.rate),
+			b.byThreads(chartP95, i, w, "p95 latency by threads", htmlAxis{Title: "p95 (ms)", Unit: "ms"}, func(g *Group) *Agg { return &g.P95MS }))
 	}
 	for _, t := range s.Threads {
 		p.ByThreads = append(p.ByThreads, b.threadsSection(t, p.Targets))
@@ -406,7 +441,7 @@ func (b *htmlBuilder) targetRows() []htmlSettingRow {
 	for _, n := range b.s.settingNames() {
 		rows = append(rows, row(n, true, func(t *Target) string {
 			v, _ := setting(*t, n)
-			return v
+			return settingText(n, v)
 		}))
 	}
 	return rows
@@ -455,10 +490,9 @@ func (b *htmlBuilder) threadsSection(threads int, cols []htmlTarget) htmlThreads
 		}
 	}
 	sec.Charts = htmlAppendCharts(nil,
-		b.bars(chartP95, threads, "p95 latency", "p95 (ms)", func(g *Group) *Agg { return &g.P95MS }, 1),
-		b.bytesChart(threads),
-		b.bars(chartServerCPU, threads, "server CPU", "CPU % (100 = one core)", func(g *Group) *Agg { return g.ServerCPUPct }, 1),
-		b.bars(chartServerRSS, threads, "server peak RSS", "peak RSS (MiB)", func(g *Group) *Agg { return g.PeakRSSBytes }, 1.0/(1<<20)),
+		b.bytesChart(threads).inBinaryUnits(),
+		b.bars(chartServerCPU, threads, "server CPU", htmlAxis{Title: "CPU % (100 = one core)", Unit: "%"}, func(g *Group) *Agg { return g.ServerCPUPct }),
+		b.bars(chartServerMemory, threads, "server memory (peak PSS)", htmlAxis{Title: "peak PSS"}, func(g *Group) *Agg { return g.PeakMemoryBytes }).inBinaryUnits(),
 	)
 	return sec
 }
@@ -499,8 +533,14 @@ func (b *htmlBuilder) cell(k htmlKey, f figure) htmlCell {
 		Best:  f.best != nil && f.best(g),
 	}
 	var note []string
-	if a.N > 1 && htmlIsFinite(a.SpreadPct) {
+	switch {
+	case a.N < 2 || a.Min == a.Max:
+	case f.spread && htmlIsFinite(a.SpreadPct):
 		note = append(note, "spread "+strconv.FormatFloat(a.SpreadPct, 'f', 1, 64)+"%")
+	case !f.spread:
+		// A spread in per cent of a median near 0 says nothing (0.3 B
+		// between 0 and 0.6 is 200%): the range does.
+		note = append(note, "range "+f.html(a.Min)+" – "+f.html(a.Max))
 	}
 	if g.Rounds < b.s.Rounds {
 		note = append(note, fmt.Sprintf("%d/%d rounds", g.Rounds, b.s.Rounds))
@@ -514,13 +554,13 @@ func (b *htmlBuilder) cell(k htmlKey, f figure) htmlCell {
 	return c
 }
 
-// throughputChart is workload's median rate by thread count, a line per
-// target.
-func (b *htmlBuilder) throughputChart(wi int, workload string) htmlChart {
+// byThreads is a workload's figure agg by thread count, a line per
+// target, its medians with whiskers over the rounds' range.
+func (b *htmlBuilder) byThreads(kind string, wi int, workload, title string, y htmlAxis, agg func(*Group) *Agg) htmlChart {
 	c := htmlChart{
-		ID: fmt.Sprintf("throughput-w%d", wi), Kind: chartThroughput, Type: "line",
-		Title: workload + ": " + b.rateName() + " by threads",
-		X:     htmlAxis{Title: "threads"}, Y: htmlAxis{Title: b.rateName() + " (median)"},
+		ID: fmt.Sprintf("%s-w%d", kind, wi), Kind: kind, Type: "line",
+		Title: workload + ": " + title,
+		X:     htmlAxis{Title: "threads"}, Y: y,
 	}
 	for _, t := range b.s.Threads {
 		c.Labels = append(c.Labels, strconv.Itoa(t))
@@ -530,7 +570,7 @@ func (b *htmlBuilder) throughputChart(wi int, workload string) htmlChart {
 		for _, t := range b.s.Threads {
 			var a *Agg
 			if g := b.finished(workload, t, tn); g != nil {
-				a = b.rate(g)
+				a = agg(g)
 			}
 			ds.add(a, 1)
 		}
@@ -539,13 +579,13 @@ func (b *htmlBuilder) throughputChart(wi int, workload string) htmlChart {
 	return c
 }
 
-// bars is the figure agg (times scale) of every workload at threads, a
-// bar per target.
-func (b *htmlBuilder) bars(kind string, threads int, title, yTitle string, agg func(*Group) *Agg, scale float64) htmlChart {
+// bars is the figure agg of every workload at threads, a bar per target,
+// with whiskers over the rounds' range.
+func (b *htmlBuilder) bars(kind string, threads int, title string, y htmlAxis, agg func(*Group) *Agg) htmlChart {
 	c := htmlChart{
 		ID: fmt.Sprintf("%s-t%d", kind, threads), Kind: kind, Type: "bar",
 		Title: title + ", " + htmlThreadCount(threads),
-		X:     htmlAxis{Title: "workload"}, Y: htmlAxis{Title: yTitle},
+		X:     htmlAxis{Title: "workload"}, Y: y,
 	}
 	c.Labels = slices.Clone(b.s.Workloads)
 	for _, tn := range b.targets {
@@ -555,11 +595,41 @@ func (b *htmlBuilder) bars(kind string, threads int, title, yTitle string, agg f
 			if g := b.finished(w, threads, tn); g != nil {
 				a = agg(g)
 			}
-			ds.add(a, scale)
+			ds.add(a, 1)
 		}
 		c.addDataset(ds)
 	}
 	return c
+}
+
+// glance is the verdicts of every workload (rows) at every thread count
+// (columns).
+func (b *htmlBuilder) glance() ([]htmlGlanceRow, []int) {
+	var rows []htmlGlanceRow
+	for _, w := range b.s.Workloads {
+		row := htmlGlanceRow{Workload: w}
+		any := false
+		for _, th := range b.s.Threads {
+			cell := htmlGlance{Rate: b.verdict(b.s.verdictOf(w, th, b.s.Rate)), P95: b.verdict(b.s.verdictOf(w, th, FigureP95))}
+			any = any || cell.Rate != nil
+			row.Cells = append(row.Cells, cell)
+		}
+		if any {
+			rows = append(rows, row)
+		}
+	}
+	return rows, b.s.Threads
+}
+
+func (b *htmlBuilder) verdict(v *Verdict) *htmlVerdict {
+	if v == nil {
+		return nil
+	}
+	figure := "p95"
+	if v.Figure != FigureP95 {
+		figure = b.rateName()
+	}
+	return &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: strings.TrimPrefix(v.Text(), v.Best+", "), Sure: v.Sure}
 }
 
 // bytesChart is the bytes written per transaction of every workload at
@@ -568,7 +638,7 @@ func (b *htmlBuilder) bytesChart(threads int) htmlChart {
 	c := htmlChart{
 		ID: fmt.Sprintf("%s-t%d", chartBytes, threads), Kind: chartBytes, Type: "bar",
 		Title: "bytes written per transaction, " + htmlThreadCount(threads),
-		X:     htmlAxis{Title: "workload"}, Y: htmlAxis{Title: "bytes / transaction"}, Stacked: true,
+		X:     htmlAxis{Title: "workload"}, Y: htmlAxis{Title: "written per transaction"}, Stacked: true,
 	}
 	c.Labels = slices.Clone(b.s.Workloads)
 	for _, tn := range b.targets {
@@ -591,6 +661,7 @@ func (b *htmlBuilder) bytesChart(threads int) htmlChart {
 				}
 				ds.add(a, 1)
 			}
+			ds.Ranges = nil // a stack's parts have no whiskers of their own
 			c.addDataset(ds)
 		}
 	}
@@ -612,27 +683,36 @@ func (b *htmlBuilder) overTime(wi int, workload string, threads int) (o htmlOver
 	slices.SortStableFunc(cells, func(x, y Cell) int {
 		return cmp.Or(cmp.Compare(b.color[x.Target], b.color[y.Target]), cmp.Compare(x.Round, y.Round))
 	})
-	line := func(kind, title, yTitle string, y func(Point) float64) htmlChart {
+	zero := 0.0
+	line := func(kind, title string, y htmlAxis, value func(Point) float64) htmlChart {
 		c := htmlChart{
 			ID: fmt.Sprintf("%s-w%d-t%d", kind, wi, threads), Kind: kind, Type: "line",
 			Title: fmt.Sprintf("%s, %s: %s", workload, htmlThreadCount(threads), title),
-			X:     htmlAxis{Title: "seconds", Linear: true}, Y: htmlAxis{Title: yTitle},
+			X:     htmlAxis{Title: "seconds of the measured run", Linear: true, Min: &zero}, Y: y,
 		}
+		// The axis spans the run: from 0 to its time, or to its last
+		// interval's end, a few ms past it (left to Chart.js, a 2 s run's
+		// axis went to 3).
+		end := float64(b.s.TimeS)
 		for _, cell := range cells {
 			ds := b.dataset(cell.Target, fmt.Sprintf("%s r%d", cell.Target, cell.Round))
 			ds.Dash = htmlDashes[max(cell.Round-1, 0)%len(htmlDashes)]
 			for _, p := range cell.Series {
 				if htmlIsFinite(p.T) {
-					ds.Points = append(ds.Points, htmlPoint{X: p.T, Y: htmlFinite(y(p))})
+					ds.Points = append(ds.Points, htmlPoint{X: p.T, Y: htmlFinite(value(p))})
+					end = max(end, p.T)
 				}
 			}
 			c.addDataset(ds)
 		}
+		if end > 0 {
+			c.X.Max = &end
+		}
 		return c
 	}
 	o = htmlOverTime{Workload: workload, Threads: threads, Charts: []htmlChart{
-		line(chartRateTime, b.rateName()+" per second", b.rateName(), b.pointRate),
-		line(chartP95Time, "p95 per second", "p95 (ms)", func(p Point) float64 { return p.P95MS }),
+		line(chartRateTime, b.rateName()+" per second", htmlAxis{Title: b.rateName()}, b.pointRate),
+		line(chartP95Time, "p95 per second", htmlAxis{Title: "p95 (ms)", Unit: "ms"}, func(p Point) float64 { return p.P95MS }),
 	}}
 	return o, true
 }
@@ -643,7 +723,7 @@ func (b *htmlBuilder) dataset(target, label string) *htmlDataset {
 }
 
 // add appends a's median times scale to the values (null for a nil a),
-// and its range.
+// and its range over the rounds (null with one round: no whisker).
 func (ds *htmlDataset) add(a *Agg, scale float64) {
 	if a == nil || a.N == 0 {
 		ds.Values = append(ds.Values, nil)
@@ -652,7 +732,7 @@ func (ds *htmlDataset) add(a *Agg, scale float64) {
 	}
 	ds.Values = append(ds.Values, htmlFinite(a.Median*scale))
 	var r *[2]float64
-	if lo, hi := a.Min*scale, a.Max*scale; htmlIsFinite(lo) && htmlIsFinite(hi) {
+	if lo, hi := a.Min*scale, a.Max*scale; a.N > 1 && htmlIsFinite(lo) && htmlIsFinite(hi) {
 		r = &[2]float64{lo, hi}
 	}
 	ds.Ranges = append(ds.Ranges, r)
@@ -671,6 +751,48 @@ func (ds *htmlDataset) empty() bool {
 		}
 	}
 	return true
+}
+
+// inBinaryUnits shows a chart of bytes in the binary unit of its largest
+// value (B, KiB, MiB, GiB), named in its y axis's title, so that its ticks
+// are round numbers of that unit.
+func (c htmlChart) inBinaryUnits() htmlChart {
+	top := 0.0
+	for _, ds := range c.Datasets {
+		for _, v := range ds.Values {
+			if v != nil {
+				top = max(top, *v)
+			}
+		}
+		for _, r := range ds.Ranges {
+			if r != nil {
+				top = max(top, r[1])
+			}
+		}
+	}
+	div, unit := binaryUnit(top)
+	c.Y.Title += " (" + unit + ")"
+	c.Datasets = slices.Clone(c.Datasets)
+	for k := range c.Datasets {
+		ds := &c.Datasets[k]
+		vals := make([]*float64, len(ds.Values))
+		for j, v := range ds.Values {
+			if v != nil {
+				vals[j] = htmlFinite(*v / div)
+			}
+		}
+		ds.Values = vals
+		if ds.Ranges != nil {
+			rs := make([]*[2]float64, len(ds.Ranges))
+			for j, r := range ds.Ranges {
+				if r != nil {
+					rs[j] = &[2]float64{r[0] / div, r[1] / div}
+				}
+			}
+			ds.Ranges = rs
+		}
+	}
+	return c
 }
 
 // htmlAppendCharts appends to dst the charts of cs that have something to draw.
@@ -741,18 +863,29 @@ func htmlPercent(v float64) string {
 	return htmlNumber(v) + "%"
 }
 
-// htmlBytes shows a number of bytes in binary units: "5.25 KiB".
+// htmlBytes shows a number of bytes in binary units: "5.25 KiB", and a
+// fraction of a byte per transaction as one: "0.3 B".
 func htmlBytes(v float64) string {
 	if !htmlIsFinite(v) {
 		return "—"
 	}
+	if a := math.Abs(v); a < 9.95 && a != math.Trunc(a) {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " B"
+	}
 	if math.Round(math.Abs(v)) < 1024 {
 		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
 	}
-	units := []string{"KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for v /= 1024; math.Abs(v) >= 1024 && i < len(units)-1; v /= 1024 {
-		i++
+	div, unit := binaryUnit(math.Round(v)) // 1023.6 B shows as 1.00 KiB
+	return htmlNumber(v/div) + " " + unit
+}
+
+// binaryUnit is the largest binary unit that n fills, and its size: 1024
+// and "KiB" for 1536.
+func binaryUnit(n float64) (float64, string) {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i, div := 0, 1.0
+	for ; i < len(units)-1 && math.Abs(n)/div >= 1024; i++ {
+		div *= 1024
 	}
-	return htmlNumber(v) + " " + units[i]
+	return div, units[i]
 }

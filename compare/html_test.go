@@ -99,7 +99,7 @@ func htmlSummary(sp htmlSpec) *Summary {
 	s := &Summary{
 		SchemaVersion: SummaryVersion, Title: "Synthetic comparison", Matrix: "bench/matrix.toml",
 		Generated: time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC), Rate: sp.rate,
-		Workloads: sp.workloads, Threads: sp.threads, Rounds: sp.rounds, Warnings: sp.warnings,
+		Workloads: sp.workloads, Threads: sp.threads, Rounds: sp.rounds, Warnings: sp.warnings, TimeS: sp.points,
 	}
 	for ti, name := range sp.targets {
 		s.Targets = append(s.Targets, htmlSynthTarget(ti, name, sp.telemetry[name]))
@@ -120,6 +120,7 @@ func htmlSummary(sp htmlSpec) *Summary {
 		}
 	}
 	htmlMarkBest(s)
+	s.Verdicts = verdicts(s)
 	return s
 }
 
@@ -168,7 +169,7 @@ func htmlSynthGroup(target, workload string, threads int, done []Cell, telemetry
 	if telemetry {
 		cpu := htmlAgg([]float64{90 * float64(threads) / 2, 95 * float64(threads) / 2})
 		rss := htmlAgg([]float64{float64(800+100*ti) * (1 << 20), float64(820+100*ti) * (1 << 20)})
-		g.ServerCPUPct, g.PeakRSSBytes = &cpu, &rss
+		g.ServerCPUPct, g.PeakMemoryBytes = &cpu, &rss
 		g.BytesPerTrx = map[string]Agg{"wal_bytes": htmlAgg([]float64{4200}), "data_bytes": htmlAgg([]float64{2600})}
 		if ti%2 == 1 {
 			g.BytesPerTrx["binlog_bytes"] = htmlAgg([]float64{1900})
@@ -218,12 +219,16 @@ func htmlMarkBest(s *Summary) {
 	}
 }
 
-// htmlWantChart is a chart the report of a Summary must have: its kind, and
-// its datasets' labels and how many points each draws.
+// htmlWantChart is a chart the report of a Summary must have: its kind,
+// its datasets' labels and how many points each draws, how many whiskers
+// (ranges over two rounds or more) and the largest value or whisker top.
 type htmlWantChart struct {
-	kind   string
-	labels []string
-	points []int
+	kind     string
+	labels   []string
+	points   []int
+	whiskers int
+	top      float64
+	lastT    float64 // over time: the last interval's end
 }
 
 // htmlWantCharts derives from s, by the report's rules, the charts its page
@@ -244,40 +249,53 @@ func htmlWantCharts(s *Summary) map[string]htmlWantChart {
 			want[id] = c
 		}
 	}
-	// byTarget is the chart of a dataset per target with n(target) points.
-	byTarget := func(kind string, n func(target string) int) htmlWantChart {
+	// byTarget is the chart of a dataset per target, one point per group
+	// of groups(target) that has the figure agg.
+	byTarget := func(kind string, groups func(target string) []*Group, agg func(*Group) *Agg) htmlWantChart {
 		c := htmlWantChart{kind: kind}
 		for _, t := range s.Targets {
-			if k := n(t.Name); k > 0 {
+			k := 0
+			for _, g := range groups(t.Name) {
+				a := agg(g)
+				if a == nil || a.N == 0 || !htmlIsFinite(a.Median) {
+					continue
+				}
+				k++
+				c.top = max(c.top, a.Median)
+				if a.N > 1 && a.Min != a.Max {
+					c.whiskers++
+					c.top = max(c.top, a.Max)
+				}
+			}
+			if k > 0 {
 				c.labels, c.points = append(c.labels, t.Name), append(c.points, k)
 			}
 		}
 		return c
 	}
 	for wi, w := range s.Workloads {
-		add(fmt.Sprintf("throughput-w%d", wi), byTarget(chartThroughput, func(target string) (n int) {
+		byThreads := func(target string) (gs []*Group) {
 			for _, th := range s.Threads {
-				if finished(w, th, target) != nil {
-					n++
+				if g := finished(w, th, target); g != nil {
+					gs = append(gs, g)
 				}
 			}
-			return n
-		}))
+			return gs
+		}
+		add(fmt.Sprintf("throughput-w%d", wi), byTarget(chartThroughput, byThreads, func(g *Group) *Agg { a := g.Rate(s.Rate); return &a }))
+		add(fmt.Sprintf("p95-w%d", wi), byTarget(chartP95, byThreads, func(g *Group) *Agg { return &g.P95MS }))
 	}
 	for _, th := range s.Threads {
-		workloads := func(has func(g *Group) bool) func(string) int {
-			return func(target string) (n int) {
-				for _, w := range s.Workloads {
-					if g := finished(w, th, target); g != nil && has(g) {
-						n++
-					}
+		byWorkload := func(target string) (gs []*Group) {
+			for _, w := range s.Workloads {
+				if g := finished(w, th, target); g != nil {
+					gs = append(gs, g)
 				}
-				return n
 			}
+			return gs
 		}
-		add(fmt.Sprintf("p95-t%d", th), byTarget(chartP95, workloads(func(*Group) bool { return true })))
-		add(fmt.Sprintf("server-cpu-t%d", th), byTarget(chartServerCPU, workloads(func(g *Group) bool { return g.ServerCPUPct != nil })))
-		add(fmt.Sprintf("server-rss-t%d", th), byTarget(chartServerRSS, workloads(func(g *Group) bool { return g.PeakRSSBytes != nil })))
+		add(fmt.Sprintf("server-cpu-t%d", th), byTarget(chartServerCPU, byWorkload, func(g *Group) *Agg { return g.ServerCPUPct }))
+		add(fmt.Sprintf("server-memory-t%d", th), byTarget(chartServerMemory, byWorkload, func(g *Group) *Agg { return g.PeakMemoryBytes }))
 		bytes := htmlWantChart{kind: chartBytes}
 		for _, t := range s.Targets {
 			count := map[string]int{}
@@ -308,6 +326,7 @@ func htmlWantCharts(s *Summary) map[string]htmlWantChart {
 							cell.Status == StatusDone && len(cell.Series) > 0 {
 							c.labels = append(c.labels, fmt.Sprintf("%s r%d", t.Name, r))
 							c.points = append(c.points, len(cell.Series))
+							c.lastT = max(c.lastT, cell.Series[len(cell.Series)-1].T)
 						}
 					}
 				}
@@ -385,7 +404,7 @@ func TestHTMLReport(t *testing.T) {
 			if !sp.noScreenshot {
 				shot = filepath.Join(testenv.ArtifactDir(t), "report-"+name+".png")
 			}
-			htmlCheckCharts(t, want, testenv.CheckHTMLReport(t, path, shot))
+			htmlCheckCharts(t, s, want, testenv.CheckHTMLReport(t, path, shot))
 		})
 	}
 }
@@ -456,8 +475,11 @@ func htmlCheckDocument(t *testing.T, s *Summary, doc string, want map[string]htm
 	}
 }
 
-// htmlCheckCharts checks what the browser drew against the charts wanted.
-func htmlCheckCharts(t *testing.T, want map[string]htmlWantChart, got []testenv.ChartCheck) {
+// htmlCheckCharts checks what the browser drew against the charts wanted:
+// their datasets and points, a whisker for every range over the rounds,
+// each workload's own y axis (its top near its largest value, not
+// another workload's), and the over-time axes from 0 to the cells' time.
+func htmlCheckCharts(t *testing.T, s *Summary, want map[string]htmlWantChart, got []testenv.ChartCheck) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, c := range got {
@@ -477,6 +499,19 @@ func htmlCheckCharts(t *testing.T, want map[string]htmlWantChart, got []testenv.
 		for i, d := range c.Datasets {
 			if d.Points != w.points[i] {
 				t.Errorf("chart %s, dataset %q: %d points drawn, want %d", c.ID, d.Label, d.Points, w.points[i])
+			}
+		}
+		if c.Whiskers != w.whiskers {
+			t.Errorf("chart %s: %d whiskers drawn, want %d", c.ID, c.Whiskers, w.whiskers)
+		}
+		switch c.Kind {
+		case chartThroughput, chartP95, chartServerCPU:
+			if c.Y.Type != "linear" || c.Y.Max < w.top || c.Y.Max > 2*w.top {
+				t.Errorf("chart %s: y axis %+v for values up to %v: not its own", c.ID, c.Y, w.top)
+			}
+		case chartRateTime, chartP95Time:
+			if c.X.Type != "linear" || c.X.Min != 0 || c.X.Max != max(float64(s.TimeS), w.lastT) {
+				t.Errorf("chart %s: x axis %+v, want seconds 0 to %v", c.ID, c.X, max(float64(s.TimeS), w.lastT))
 			}
 		}
 	}
@@ -587,7 +622,7 @@ func TestHTMLNotFinite(t *testing.T) {
 	}
 	// The NaN rate leaves its chart without a dataset; the infinite CPU
 	// leaves its chart out; the NaN p95 leaves a gap.
-	if want := []string{"p95-t16", "rate-time-w0-t16", "p95-time-w0-t16"}; !slices.Equal(ids, want) {
+	if want := []string{"p95-w0", "rate-time-w0-t16", "p95-time-w0-t16"}; !slices.Equal(ids, want) {
 		t.Errorf("charts %q, want %q", ids, want)
 	}
 	for _, c := range data.Charts {
@@ -627,5 +662,66 @@ func TestHTMLNumbers(t *testing.T) {
 		if got := c.f(c.v); got != c.shown {
 			t.Errorf("%v shown as %q, want %q", c.v, got, c.shown)
 		}
+	}
+}
+
+// Issue 28, item 7: what the report of seed 000 hid. A point select's
+// p95 of 0.25 ms against 0.40 ms beside order transactions' 14 ms, one
+// target's throughput spread 110% across rounds, 0.3 bytes written per
+// transaction (0 to 0.6), MariaDB's buffer pool in bytes beside
+// PostgreSQL's shared_buffers in its units. Each workload gets its own
+// axes, the spread is drawn as whiskers, units are a person's, memory has
+// one name, and which target is better and how sure is said at a glance.
+func TestHTMLReportOfTheIssue(t *testing.T) {
+	s := htmlSummary(htmlSpec{targets: []string{"mariadb", "postgresql"}, workloads: []string{"point_select", "order_trx"},
+		threads: []int{10, 50}, rounds: 3, points: 2, rate: "tps", telemetry: map[string]bool{"mariadb": true, "postgresql": true}})
+	s.Targets[0].Settings = append(s.Targets[0].Settings, Setting{"innodb_buffer_pool_size", "134217728"})
+	s.Targets[1].Settings = append(s.Targets[1].Settings, Setting{"shared_buffers", "128MB"})
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		switch {
+		case g.Workload == "point_select" && g.Target == "mariadb":
+			g.P95MS = htmlAgg([]float64{0.24, 0.25, 0.27})
+		case g.Workload == "point_select":
+			g.P95MS = htmlAgg([]float64{0.38, 0.40, 0.41})
+			g.TPS = htmlAgg([]float64{5000, 9000, 14900}) // 110% spread
+		default:
+			g.P95MS = htmlAgg([]float64{13.5, 14, 14.8})
+		}
+		g.BytesPerTrx = map[string]Agg{"wal_bytes": htmlAgg([]float64{0, 0.3, 0.6}), "total": htmlAgg([]float64{0, 0.3, 0.6})}
+	}
+	s.Verdicts = verdicts(s)
+	want := htmlWantCharts(s)
+	path, doc := htmlWriteReport(t, s)
+	htmlCheckDocument(t, s, doc, want)
+	body, _, _ := strings.Cut(doc, "<script")
+	for _, w := range []string{
+		"<td>128 MiB</td>",                      // innodb_buffer_pool_size
+		"<td>128 MiB</td></tr>",                 // shared_buffers, the row's last
+		"0.3 B<small>range 0 B – 0.6 B</small>", // not "0 B spread 200.0%"
+		"<caption>server memory (peak PSS)</caption>",
+		`<section id="glance">`,
+		"<strong>mariadb</strong> 37.5% lower: every round better", // point_select's p95
+		"<strong>postgresql</strong>",
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	for _, bad := range []string{"RSS", "spread 200.0%", "134217728"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the page shows %q", bad)
+		}
+	}
+	charts := testenv.CheckHTMLReport(t, path, filepath.Join(testenv.ArtifactDir(t), "report-issue28.png"))
+	htmlCheckCharts(t, s, want, charts)
+	axes := map[string]float64{}
+	for _, c := range charts {
+		axes[c.ID] = c.Y.Max
+	}
+	// The point select's p95 on an axis of its own: under 1 ms, where the
+	// order transactions' runs past 14 ms.
+	if axes["p95-w0"] >= 1 || axes["p95-w1"] < 14 {
+		t.Errorf("p95 axes: point_select up to %v ms, order_trx up to %v ms", axes["p95-w0"], axes["p95-w1"])
 	}
 }

@@ -117,15 +117,15 @@ func ParseMatrix(b []byte, path string) (*Matrix, error) {
 		Path: path, Dir: filepath.Dir(path)}
 	dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
 	if err := dec.Decode(m); err != nil {
-		return nil, decodeError(path, err)
+		return nil, decodeError(path, b, err)
 	}
 	m.pos = indexPositions(b)
 	return m, nil
 }
 
 // decodeError is a TOML error as one line: the file, line and what is
-// wrong.
-func decodeError(path string, err error) error {
+// wrong, in the matrix file's words (not Go's types).
+func decodeError(path string, doc []byte, err error) error {
 	var strict *toml.StrictMissingError
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		e := strict.Errors[0]
@@ -140,9 +140,69 @@ func decodeError(path string, err error) error {
 	if errors.As(err, &de) {
 		line, _ := de.Position()
 		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+			key, value := keyValueAt(doc, line)
+			if k := de.Key(); len(k) > 0 {
+				key = strings.Join(k, ".")
+			}
+			what := key
+			if strings.HasPrefix(value, "[") && m[1] != "array" && !strings.HasPrefix(m[2], "[]") {
+				what = "each item of " + key // a list's element
+			}
+			msg = fmt.Sprintf("%s must be %s, not %s", what, goTypeWords(m[2]), tomlKindWords[m[1]])
+			if value != "" {
+				msg += " (" + value + ")"
+			}
+		}
 		return fmt.Errorf("%s:%d: %s", path, line, msg)
 	}
 	return fmt.Errorf("%s: %v", path, err)
+}
+
+// typeMismatch is go-toml's message for a value of the wrong kind: the
+// TOML kind, and the Go type it was to go into.
+var typeMismatch = regexp.MustCompile(`^cannot decode TOML (\w+(?: \w+)?) into (?:struct field \S+ of type )?(.+)$`)
+
+// tomlKindWords name TOML's kinds of value.
+var tomlKindWords = map[string]string{"string": "a string", "integer": "a whole number", "float": "a number with a fraction",
+	"boolean": "true or false", "array": "a list", "inline table": "a table", "table": "a table",
+	"datetime": "a date and time", "local date": "a date", "local time": "a time", "local datetime": "a date and time"}
+
+// goTypeWords say what a matrix field takes.
+func goTypeWords(t string) string {
+	switch {
+	case t == "int":
+		return "a whole number"
+	case t == "[]int":
+		return "a list of whole numbers, such as [10, 50]"
+	case t == "bool":
+		return "true or false"
+	case t == "string":
+		return "a string in quotes"
+	case strings.HasPrefix(t, "map["):
+		return `a table, such as { name = "value" }`
+	case strings.HasPrefix(t, "[]compare."):
+		return "tables of their own ([[" + strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(t, "[]compare."), "Spec")) + "]])"
+	}
+	return "another kind of value"
+}
+
+// keyValueAt is the key and the value of the key/value line line (from 1)
+// of doc, as written; "" where the line is not one.
+func keyValueAt(doc []byte, line int) (key, value string) {
+	lines := strings.Split(string(doc), "\n")
+	if line < 1 || line > len(lines) {
+		return "", ""
+	}
+	k, v, ok := strings.Cut(lines[line-1], "=")
+	if !ok {
+		return "", ""
+	}
+	v = strings.TrimSpace(v)
+	if len(v) > 40 {
+		v = v[:40] + "..."
+	}
+	return strings.TrimSpace(k), v
 }
 
 // positions are the lines of a document's tables and keys, by path:

@@ -24,7 +24,9 @@ type Run struct {
 }
 
 // Block is one target's turn in a round: its cells run back to back, and
-// a cool-down separates it from the next block.
+// a cool-down separates it from the next block of another target (with
+// rotation, a round can begin with the target the last one ended with:
+// then there is no switch, no cool-down and no each-switch prepare).
 type Block struct {
 	Round  int
 	Target string
@@ -175,7 +177,7 @@ func (p *Plan) WritePlan(w io.Writer, m *Matrix, done func(id string) bool) {
 		len(m.Targets), len(m.Workloads), len(m.Threads), m.Rounds, total, m.Time, m.Warmup, m.Prepare)
 	k := 0
 	for i, b := range p.Blocks {
-		if i > 0 && m.Cooldown > 0 {
+		if i > 0 && m.Cooldown > 0 && p.Blocks[i-1].Target != b.Target {
 			fmt.Fprintf(w, "  cool-down %ds\n", m.Cooldown)
 		}
 		fmt.Fprintf(w, "  round %d, %s:\n", b.Round, b.Target)
@@ -196,9 +198,9 @@ func (p *Plan) WritePlan(w io.Writer, m *Matrix, done func(id string) bool) {
 
 // remaining estimates the time the cells not done take from block index
 // from, at cell seconds each: their runs and the cool-downs between the
-// blocks that have some.
+// blocks that have some, where the target changes.
 func (p *Plan) remaining(m *Matrix, done func(string) bool, from int, cell float64) time.Duration {
-	sec, blocks := 0.0, 0
+	sec, last := 0.0, ""
 	for _, b := range p.Blocks[from:] {
 		n := 0
 		for _, r := range b.Runs {
@@ -208,11 +210,11 @@ func (p *Plan) remaining(m *Matrix, done func(string) bool, from int, cell float
 		}
 		if n > 0 {
 			sec += float64(n) * cell
-			blocks++
+			if last != "" && last != b.Target {
+				sec += float64(m.Cooldown)
+			}
+			last = b.Target
 		}
-	}
-	if blocks > 1 {
-		sec += float64((blocks - 1) * m.Cooldown)
 	}
 	return time.Duration(sec * float64(time.Second))
 }

@@ -118,7 +118,8 @@ func (r *Runner) count(f func(*CellState) bool) int {
 // once more, then recorded as failed, and the rest goes on.
 func (r *Runner) Run(ctx context.Context) error {
 	m := r.Matrix
-	previous := -1 // the index of the last block that ran cells
+	previous := "" // the target of the last block that ran cells
+	var prepared map[string]error
 	for bi, b := range r.plan.Blocks {
 		pending := r.pendingRuns(b)
 		if len(pending) == 0 {
@@ -127,14 +128,18 @@ func (r *Runner) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ErrStopped
 		}
-		if previous >= 0 && m.Cooldown > 0 {
-			r.say("cool-down %ds before %s", m.Cooldown, b.Target)
-			if !sleep(ctx, time.Duration(m.Cooldown)*time.Second) {
-				return ErrStopped
+		// Only a switch to another target cools down and (each-switch)
+		// prepares afresh: a block of the target that just ran goes on.
+		if previous != b.Target {
+			if previous != "" && m.Cooldown > 0 {
+				r.say("cool-down %ds before %s", m.Cooldown, b.Target)
+				if !sleep(ctx, time.Duration(m.Cooldown)*time.Second) {
+					return ErrStopped
+				}
 			}
+			prepared = map[string]error{}
 		}
-		previous = bi
-		prepared := map[string]error{}
+		previous = b.Target
 		for _, run := range pending {
 			if ctx.Err() != nil {
 				return ErrStopped

@@ -13,14 +13,19 @@ type Summary struct {
 	Matrix        string    `json:"matrix"` // the matrix file it ran
 	Generated     time.Time `json:"generated"`
 	// Rate is the throughput figure of the tables: "tps" or "qps".
-	Rate      string    `json:"rate"`
-	Targets   []Target  `json:"targets"`
-	Workloads []string  `json:"workloads"`
-	Threads   []int     `json:"threads"`
-	Rounds    int       `json:"rounds"`
-	Groups    []Group   `json:"groups"`
-	Cells     []Cell    `json:"cells"`
-	Warnings  []Warning `json:"warnings"`
+	Rate      string   `json:"rate"`
+	Targets   []Target `json:"targets"`
+	Workloads []string `json:"workloads"`
+	Threads   []int    `json:"threads"`
+	Rounds    int      `json:"rounds"`
+	Groups    []Group  `json:"groups"`
+	// Verdicts say, for each workload and thread count, which target did
+	// better and how sure that is.
+	Verdicts []Verdict `json:"verdicts"`
+	// TimeS is each cell's measured time, in seconds.
+	TimeS    int       `json:"time_s"`
+	Cells    []Cell    `json:"cells"`
+	Warnings []Warning `json:"warnings"`
 }
 
 // Target is one engine of the comparison, as its runs found it.
@@ -57,10 +62,14 @@ type Group struct {
 	// highest median rate, the lowest median p95.
 	BestRate bool `json:"best_rate"`
 	BestP95  bool `json:"best_p95"`
-	// ServerCPUPct, PeakRSSBytes and BytesPerTrx come from --server-stats
-	// (nil without it, or for a server on another machine).
-	ServerCPUPct *Agg `json:"server_cpu_pct,omitempty"`
-	PeakRSSBytes *Agg `json:"server_peak_memory_bytes,omitempty"`
+	// ServerCPUPct, PeakMemoryBytes (the server's memory: its peak PSS)
+	// and BytesPerTrx come from --server-stats (nil without it, or for a
+	// server on another machine).
+	ServerCPUPct    *Agg `json:"server_cpu_pct,omitempty"`
+	PeakMemoryBytes *Agg `json:"server_peak_memory_bytes,omitempty"`
+	// OtherClients counts the rounds during which --server-stats saw other
+	// clients work on the server: its figures include their work then.
+	OtherClients int `json:"other_clients,omitempty"`
 	// BytesPerTrx are the bytes the server wrote per transaction, by kind
 	// (wal_bytes, binlog_bytes, data_bytes) and in all ("total").
 	BytesPerTrx map[string]Agg `json:"bytes_per_trx,omitempty"`
@@ -108,7 +117,7 @@ type Point struct {
 
 // Warning is something detected that makes the comparison unfair.
 type Warning struct {
-	Kind    string `json:"kind"` // server_version, durability, client_cpu, spread
+	Kind    string `json:"kind"` // server_version, durability, client_cpu, other_clients, spread
 	Message string `json:"message"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,8 +63,8 @@ func (s *Summary) figures() []figure {
 			text: fixed(2), html: htmlNumber, best: func(g *Group) bool { return g.BestP95 }},
 		{caption: "server CPU (%, average over the run; 100 = one core)",
 			agg: func(g *Group) *Agg { return g.ServerCPUPct }, text: fixed(0), html: htmlPercent},
-		{caption: "server memory (peak)",
-			agg: func(g *Group) *Agg { return g.PeakRSSBytes }, text: mebibytes, html: htmlBytes},
+		{caption: "server memory (peak PSS)",
+			agg: func(g *Group) *Agg { return g.PeakMemoryBytes }, text: mebibytes, html: htmlBytes},
 		{caption: "bytes written per transaction (WAL/redo + binary log + data files)",
 			agg: bytesTotal, text: fixed(0), html: htmlBytes, detail: htmlBytesDetail},
 		{caption: "client CPU (%, 100 = one core)",
@@ -95,6 +96,9 @@ func (s *Summary) tables() []table {
 		header = append(header, t.Name)
 	}
 	for _, th := range s.Threads {
+		if vt := s.verdictTable(th); len(vt.rows) > 0 {
+			out = append(out, vt)
+		}
 		for _, f := range s.figures() {
 			tb := table{title: fmt.Sprintf("%s: %s", plural(th, "thread"), f.caption), header: header, marked: f.best != nil}
 			present := false
@@ -121,6 +125,23 @@ func (s *Summary) tables() []table {
 		out = append(out, st)
 	}
 	return out
+}
+
+// verdictTable is, at threads, which target did better on each workload's
+// rate and p95, by how much, and how sure that is.
+func (s *Summary) verdictTable(threads int) table {
+	rate := strings.ToUpper(s.Rate)
+	tb := table{title: fmt.Sprintf("%s: the better target, and how sure (sure: every round better than every round of the next)", plural(threads, "thread")),
+		header: []string{"workload", "higher " + rate, "lower p95"}}
+	for _, w := range s.Workloads {
+		r, p := s.verdictOf(w, threads, s.Rate), s.verdictOf(w, threads, FigureP95)
+		if r == nil || p == nil {
+			continue
+		}
+		tb.rows = append(tb.rows, []string{w, r.Text(), p.Text()})
+		tb.best = append(tb.best, make([]bool, 3))
+	}
+	return tb
 }
 
 // formatAgg is a median with its spread, and how many rounds it is of
@@ -156,7 +177,7 @@ func (s *Summary) settingsTable() table {
 		row := []string{n}
 		for _, t := range s.Targets {
 			v, _ := setting(t, n)
-			row = append(row, cmp.Or(v, "-"))
+			row = append(row, cmp.Or(settingText(n, v), "-"))
 		}
 		tb.rows = append(tb.rows, row)
 	}
@@ -165,6 +186,52 @@ func (s *Summary) settingsTable() table {
 		tb.best[i] = make([]bool, len(tb.header))
 	}
 	return tb
+}
+
+// sizeSettings are the settings whose values are sizes: MySQL's and
+// MariaDB's in bytes, PostgreSQL's with its units (kB, MB, GB, TB: of
+// 1024).
+var sizeSettings = map[string]bool{"innodb_buffer_pool_size": true, "innodb_log_file_size": true,
+	"innodb_redo_log_capacity": true, "shared_buffers": true, "max_wal_size": true, "min_wal_size": true,
+	"wal_buffers": true, "work_mem": true, "effective_cache_size": true}
+
+// settingText shows a setting's value as a person reads it: a size in
+// binary units, whichever engine wrote it ("128 MiB" for 134217728 and
+// for PostgreSQL's 128MB); others as the server said.
+func settingText(name, value string) string {
+	if !sizeSettings[name] {
+		return value
+	}
+	num := strings.TrimRight(value, "kKMGTB")
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return value
+	}
+	switch strings.TrimPrefix(value, num) {
+	case "":
+	case "B":
+	case "kB":
+		n *= 1 << 10
+	case "MB":
+		n *= 1 << 20
+	case "GB":
+		n *= 1 << 30
+	case "TB":
+		n *= 1 << 40
+	default:
+		return value
+	}
+	return sizeText(n)
+}
+
+// sizeText is a size in binary units, whole where it is: "1 GiB",
+// "96 MiB", "1.50 KiB".
+func sizeText(n float64) string {
+	div, unit := binaryUnit(n)
+	if n /= div; n == math.Trunc(n) {
+		return strconv.FormatFloat(n, 'f', 0, 64) + " " + unit
+	}
+	return htmlNumber(n) + " " + unit
 }
 
 // settingNames are the settings read on any target, in the order first

@@ -23,6 +23,7 @@ func warnings(s *Summary, cpus int) []Warning {
 	out := versionWarnings(s.Targets)
 	out = append(out, durabilityWarnings(s.Targets)...)
 	out = append(out, clientWarnings(s, cpus)...)
+	out = append(out, otherClientWarnings(s)...)
 	return append(out, spreadWarnings(s)...)
 }
 
@@ -158,8 +159,7 @@ func clientWarnings(s *Summary, cpus int) []Warning {
 }
 
 // spreadWarnings flag the groups whose rate varied across rounds by more
-// than SpreadLimit: one line each, or one line per target listing the
-// worst when a target has many.
+// than SpreadLimit: one line per target, naming the worst.
 func spreadWarnings(s *Summary) []Warning {
 	var out []Warning
 	for _, t := range s.Targets {
@@ -174,28 +174,51 @@ func spreadWarnings(s *Summary) []Warning {
 				over = append(over, g)
 			}
 		}
+		if len(over) == 0 {
+			continue
+		}
 		slices.SortStableFunc(over, func(a, b Group) int {
 			return cmp.Compare(b.Rate(s.Rate).SpreadPct, a.Rate(s.Rate).SpreadPct)
 		})
-		spread := func(g Group) string {
-			return fmt.Sprintf("%s, %s %.1f%%", g.Workload, plural(g.Threads, "thread"), g.Rate(s.Rate).SpreadPct)
+		var worst []string
+		for _, g := range over[:min(len(over), maxListed)] {
+			worst = append(worst, fmt.Sprintf("%s, %s %.1f%%", g.Workload, plural(g.Threads, "thread"), g.Rate(s.Rate).SpreadPct))
 		}
-		rate := strings.ToUpper(s.Rate)
-		switch {
-		case len(over) == 0:
-		case len(over) <= maxListed:
-			for _, g := range over {
-				out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf("%s, %s, %s: %s spread %.1f%% across %d rounds (above %.0f%%)",
-					g.Target, g.Workload, plural(g.Threads, "thread"), rate, g.Rate(s.Rate).SpreadPct, g.Rate(s.Rate).N, SpreadLimit)})
-			}
-		default:
-			var worst []string
-			for _, g := range over[:maxListed] {
-				worst = append(worst, spread(g))
-			}
-			out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf("%s: %s spread across rounds above %.0f%% in %d of %d workloads and thread counts; the largest: %s",
-				t.Name, rate, SpreadLimit, len(over), n, strings.Join(worst, "; "))})
+		if len(over) > maxListed {
+			worst = append(worst, fmt.Sprintf("and %d more", len(over)-maxListed))
 		}
+		out = append(out, Warning{Kind: "spread", Message: fmt.Sprintf("%s: %s spread across rounds above %.0f%% in %d of %d workloads and thread counts: %s",
+			t.Name, strings.ToUpper(s.Rate), SpreadLimit, len(over), n, strings.Join(worst, "; "))})
+	}
+	return out
+}
+
+// otherClientWarnings flag the targets on whose server --server-stats
+// saw other clients work during some cells: one line per target.
+func otherClientWarnings(s *Summary) []Warning {
+	var out []Warning
+	for _, t := range s.Targets {
+		var where []string
+		cells, rounds := 0, 0
+		for _, g := range s.Groups {
+			if g.Target != t.Name {
+				continue
+			}
+			rounds += g.Rounds
+			if g.OtherClients > 0 {
+				cells += g.OtherClients
+				where = append(where, fmt.Sprintf("%s, %s", g.Workload, plural(g.Threads, "thread")))
+			}
+		}
+		if cells == 0 {
+			continue
+		}
+		if len(where) > maxListed {
+			where = append(where[:maxListed], fmt.Sprintf("and %d more", len(where)-maxListed))
+		}
+		out = append(out, Warning{Kind: "other_clients", Message: fmt.Sprintf(
+			"%s: other clients worked on the server during %d of its %d cells (%s): the server's CPU, memory, bytes written and counters of those cells include their work",
+			t.Name, cells, rounds, strings.Join(where, "; "))})
 	}
 	return out
 }

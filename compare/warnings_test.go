@@ -29,7 +29,7 @@ func TestWarnings(t *testing.T) {
 		{Name: "a", Driver: "mysql", ServerVersion: "10.11.6-MariaDB", Settings: durable, Durable: ptr(true)},
 		{Name: "b", Driver: "mysql", ServerVersion: "11.4.2-MariaDB", Settings: relaxed, Durable: ptr(false)},
 		{Name: "m", Driver: "mysql", ServerVersion: "8.4.0"},
-	}, Groups: []Group{group("a", 1, 2, 95), group("b", 4, 7.5, 20),
+	}, Groups: []Group{func() Group { g := group("a", 1, 2, 95); g.OtherClients = 2; return g }(), group("b", 4, 7.5, 20),
 		group("m", 1, 6, 10), group("m", 2, 7, 10), group("m", 4, 8, 10), group("m", 8, 9, 10)}}
 	got := map[string][]string{}
 	for _, w := range warnings(unfair, 2) {
@@ -40,7 +40,10 @@ func TestWarnings(t *testing.T) {
 		"durability": {"commits do not wait for the disk on b (log_bin=OFF, sync_binlog=0, innodb_flush_log_at_trx_commit=2), and do on a",
 			"a and b have different durability settings: innodb_flush_log_at_trx_commit 1 / 2"},
 		"client_cpu": {"a, w, 1 thread: the client used 95% CPU"},
-		"spread":     {"b, w, 4 threads: TPS spread 7.5% across 3 rounds", "m: TPS spread across rounds above 5% in 4 of 4 workloads and thread counts; the largest: w, 8 threads 9.0%; w, 4 threads 8.0%; w, 2 threads 7.0%"},
+		// Issue 28, item 7: one form whatever the count.
+		"spread": {"b: TPS spread across rounds above 5% in 1 of 1 workloads and thread counts: w, 4 threads 7.5%",
+			"m: TPS spread across rounds above 5% in 4 of 4 workloads and thread counts: w, 8 threads 9.0%; w, 4 threads 8.0%; w, 2 threads 7.0%; and 1 more"},
+		"other_clients": {"a: other clients worked on the server during 2 of its 3 cells (w, 1 thread): the server's CPU"},
 	}
 	for kind, msgs := range want {
 		if len(got[kind]) != len(msgs) {
@@ -51,6 +54,39 @@ func TestWarnings(t *testing.T) {
 			if !strings.HasPrefix(got[kind][i], m) {
 				t.Errorf("%s warning %q, want it to start %q", kind, got[kind][i], m)
 			}
+		}
+	}
+}
+
+// Verdicts: the better target by its median, how much, and sure only when
+// every round of it beat every round of the next.
+func TestVerdicts(t *testing.T) {
+	g := func(target string, tps, p95 []float64) Group {
+		return Group{Workload: "w", Threads: 8, Target: target, Rounds: len(tps), TPS: aggregate(tps), P95MS: aggregate(p95)}
+	}
+	for _, c := range []struct {
+		name     string
+		a, b     Group
+		rate     string
+		p95      string
+		sureRate bool
+	}{
+		{"apart", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
+			"a, 21.1% more: every round better", "a, 32.3% lower: every round better", true},
+		{"overlapping", g("a", []float64{80, 120, 115}, []float64{2, 3.5, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
+			"a, 21.1% more: not sure: the rounds overlap", "a, 29.0% lower: not sure: the rounds overlap", false},
+		{"one round", g("a", []float64{120}, []float64{2}), g("b", []float64{100}, []float64{3}),
+			"a, 20.0% more: one round: not sure", "a, 33.3% lower: one round: not sure", false},
+		{"far apart", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
+			"a, 67.2 times as much: every round better", "a, 99.9% lower: every round better", true},
+		{"tied", g("a", []float64{100, 100}, []float64{3, 3}), g("b", []float64{100, 100}, []float64{3, 3}),
+			"a, tied with b: equal medians", "a, tied with b: equal medians", false},
+	} {
+		s := &Summary{Rate: RateTPS, Workloads: []string{"w"}, Threads: []int{8}, Targets: []Target{{Name: "a"}, {Name: "b"}},
+			Groups: []Group{c.a, c.b}}
+		vs := verdicts(s)
+		if len(vs) != 2 || vs[0].Text() != c.rate || vs[1].Text() != c.p95 || vs[0].Sure != c.sureRate {
+			t.Errorf("%s: %q / %q (sure %v), want %q / %q", c.name, vs[0].Text(), vs[1].Text(), vs[0].Sure, c.rate, c.p95)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Observable is implemented by drivers whose servers can be watched
@@ -26,11 +28,125 @@ type Observer interface {
 	// privilege). Counters include the bytes written as WALBytes,
 	// BinlogBytes and DataBytes where the server reports them.
 	Counters(ctx context.Context) (counters, gauges map[string]float64, notes []string, err error)
-	// Waits is one sample of what the benchmark's sessions (every one
-	// but the observer's own, of the run's user) are doing: one label
-	// per session ("IO:DataFileRead", "CPU", a processlist state).
+	// Waits is one sample of what the run's own sessions (its driver's
+	// connections, Sessions) are doing: one label per session
+	// ("IO:DataFileRead", "CPU", a processlist state).
 	Waits(ctx context.Context) ([]string, error)
+	// Own is what the run's connections and the observer itself did, in
+	// the terms of server counters, counted by the client: compared with
+	// those counters, the rest is other clients' work.
+	Own() []Work
+	// Absent are what this server does not have (a view of a newer
+	// version): facts of the server, said once, not warnings.
+	Absent() []string
 	Close() error
+}
+
+// Work is a count of client work in the terms of one server counter:
+// MySQL's Questions (statements), PostgreSQL's transactions.
+type Work struct {
+	// Scope is what the counter covers: "server" (the whole server), or
+	// "database" (the run's database).
+	Scope string
+	// Counter is the counter's name among Counters' (its delta over the
+	// window is the server's count); What is what it counts.
+	Counter, What string
+	// Prefix marks the counters of this scope ("" for every counter not
+	// of a narrower scope, and the server's CPU and memory).
+	Prefix string
+	// Run and Observer are the counts so far of the run's connections
+	// and of the observer's own.
+	Run, Observer uint64
+}
+
+// Sessions is a driver's record, for --server-stats, of the run's own
+// connections: their server session ids, and what they ran in the terms
+// of the counter its observer compares (Work). It records nothing until
+// Track is called, so that runs without --server-stats pay one nil check.
+type Sessions struct {
+	mu     sync.Mutex
+	on     bool
+	live   map[*Session]struct{}
+	closed uint64 // the work of closed sessions
+}
+
+// Session is one connection's record; its methods do nothing on nil.
+type Session struct {
+	ID   string
+	work atomic.Uint64
+	of   *Sessions
+}
+
+// Track starts recording the connections opened from now on.
+func (s *Sessions) Track() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.on = true
+	if s.live == nil {
+		s.live = map[*Session]struct{}{}
+	}
+}
+
+// Tracking says whether connections are recorded.
+func (s *Sessions) Tracking() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.on
+}
+
+// Open records a connection of server session id; nil when not tracking.
+func (s *Sessions) Open(id string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.on {
+		return nil
+	}
+	ss := &Session{ID: id, of: s}
+	s.live[ss] = struct{}{}
+	return ss
+}
+
+// Count adds n to the session's work.
+func (ss *Session) Count(n uint64) {
+	if ss != nil {
+		ss.work.Add(n)
+	}
+}
+
+// Close records the connection's end, keeping its work.
+func (ss *Session) Close() {
+	if ss == nil {
+		return
+	}
+	s := ss.of
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[ss]; ok {
+		delete(s.live, ss)
+		s.closed += ss.work.Load()
+	}
+}
+
+// IDs are the server session ids of the open connections.
+func (s *Sessions) IDs() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make(map[string]bool, len(s.live))
+	for ss := range s.live {
+		ids[ss.ID] = true
+	}
+	return ids
+}
+
+// Work is the work of every connection recorded, open or closed.
+func (s *Sessions) Work() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.closed
+	for ss := range s.live {
+		n += ss.work.Load()
+	}
+	return n
 }
 
 // The counters of bytes written that observers report under these names.

@@ -5,7 +5,9 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
 
 // The standard libraries and LuaJIT's (bit, jit, ffi, 64-bit cdata) check
@@ -14,27 +16,21 @@ import (
 // function named as at the call site and the position of the Lua line
 // that called it. Every argument error goes through argError.
 
-// Callee says how the calling code named the running Go function: its name
-// ("rep" for string.rep(...), "f" for a local f) or "" when the call site
-// has none, and how it found the function, as Lua's namewhat: "global",
-// "local", "method", "field", "upvalue" or "". In a method call
-// (s:rep(...)) LuaJIT counts the arguments after self. The compiler can
-// replace it with what it knows of each call site; the default reads
-// gopher-lua's debug information (callSite).
-var Callee = callSite
-
 // argError raises "bad argument #n to 'name' (msg)" as LuaJIT's
-// luaL_argerror: in a method call the arguments are counted after self,
-// and a bad self is "calling 'name' on bad self (msg)". The message starts
-// with the position of the calling line when the caller is Lua code.
+// luaL_argerror, naming the function as the calling code did
+// (luacomp.CallerName: "rep" for string.rep(...), "f" for a local f, "?"
+// when it has no name there): in a method call (s:rep(...)) the arguments
+// are counted after self, and a bad self is "calling 'name' on bad self
+// (msg)". The message starts with the calling line's position when the
+// caller is Lua code.
 func argError(L *lua.LState, n int, msg string) {
-	name, namewhat := Callee(L)
+	kind, name := luacomp.CallerName(L, 0)
 	if name == "" {
 		name = "?"
 	}
 	var b []byte
 	b = append(b, callerWhere(L)...)
-	if namewhat == "method" {
+	if kind == "method" {
 		n--
 		if n == 0 {
 			b = append(b, "calling '"...)
@@ -64,95 +60,18 @@ func libError(L *lua.LState, msg string) {
 // callerWhere is "chunk:line: " for the Lua function that called the
 // running Go function, "" when a Go function (pcall) called it.
 func callerWhere(L *lua.LState) string {
-	dbg, ok := L.GetStack(1)
-	if !ok {
+	return frameWhere(L, 1)
+}
+
+// frameWhere is "chunk:line: " for the Lua function at level, "" for a
+// Go function.
+func frameWhere(L *lua.LState, level int) string {
+	f, ok := luavm.FrameAt(L, level)
+	if !ok || f.Fn == nil || f.Fn.IsG || f.Pc <= 0 || f.Pc > len(f.Fn.Proto.DbgSourcePositions) {
 		return ""
 	}
-	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.What == "G" || dbg.CurrentLine <= 0 {
-		return ""
-	}
-	return dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
-}
-
-// callSite is the default Callee for the running function (level 0).
-func callSite(L *lua.LState) (string, string) {
-	return frameName(L, 0)
-}
-
-// frameName is the name and namewhat of the function running at level:
-// the name gopher-lua's compiler recorded for the call (its DbgCalls),
-// none when a Go function (pcall) called it, and the namewhat read from
-// the instruction that loaded the called register, for the calls of that
-// name on the calling line.
-func frameName(L *lua.LState, level int) (string, string) {
-	dbg, ok := L.GetStack(level)
-	if !ok {
-		return "", ""
-	}
-	if _, err := L.GetInfo("n", dbg, lua.LNil); err != nil {
-		return "", ""
-	}
-	name := dbg.Name
-	if name == "" || name == "?" || name[0] == '(' || name[0] == '<' || name == "main chunk" || name == "corountine" {
-		return "", ""
-	}
-	caller, ok := L.GetStack(level + 1)
-	if !ok {
-		return name, ""
-	}
-	fv, err := L.GetInfo("lf", caller, lua.LNil)
-	fn, _ := fv.(*lua.LFunction)
-	if err != nil || fn == nil || fn.Proto == nil {
-		return name, ""
-	}
-	return name, callNamewhat(fn.Proto, name, caller.CurrentLine)
-}
-
-// callNamewhat is how the calls of name on line in p found their
-// function, when they all agree.
-func callNamewhat(p *lua.FunctionProto, name string, line int) string {
-	what := ""
-	for _, c := range p.DbgCalls {
-		if c.Name != name || c.Pc >= len(p.Code) || p.DbgSourcePositions[c.Pc] != line {
-			continue
-		}
-		w := loadedBy(p.Code, c.Pc)
-		if what != "" && w != what {
-			return ""
-		}
-		what = w
-	}
-	return what
-}
-
-// loadedBy is the namewhat of the register a call at pc calls, from the
-// last instruction that wrote it.
-func loadedBy(code []uint32, pc int) string {
-	op := func(i uint32) int { return int(i >> 26) }
-	regA := func(i uint32) int { return int(i>>18) & 0xff }
-	a := regA(code[pc])
-	for i := pc - 1; i >= 0; i-- {
-		in := code[i]
-		if regA(in) != a {
-			continue
-		}
-		switch op(in) {
-		case lua.OP_SELF:
-			return "method"
-		case lua.OP_GETGLOBAL:
-			return "global"
-		case lua.OP_GETTABLE, lua.OP_GETTABLEKS:
-			return "field"
-		case lua.OP_GETUPVAL:
-			return "upvalue"
-		case lua.OP_MOVE:
-			return "local"
-		case lua.OP_LOADK, lua.OP_LOADBOOL, lua.OP_LOADNIL, lua.OP_NEWTABLE,
-			lua.OP_CALL, lua.OP_CLOSURE, lua.OP_VARARG, lua.OP_TESTSET:
-			return ""
-		}
-	}
-	return ""
+	line := f.Fn.Proto.DbgSourcePositions[f.Pc-1]
+	return luacomp.ShortSource(f.Fn.Proto.SourceName) + ":" + strconv.Itoa(line) + ": "
 }
 
 // typeError raises argError for argument n not being a want.

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 )
 
 // registerDebug completes the debug library as far as gopher-lua's VM
@@ -92,18 +94,6 @@ func (h *hookState) get(L *lua.LState) int {
 	return 3
 }
 
-// chunkSource is LuaJIT's source field from the display name gopher-lua
-// keeps: "@file" for a file, "=stdin", the text for a string chunk.
-func chunkSource(short string) string {
-	switch {
-	case strings.HasPrefix(short, `[string "`):
-		return strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(short, `[string "`), `"]`), "...")
-	case short == "stdin" || strings.HasPrefix(short, "(") || short == "=[C]":
-		return "=" + short
-	}
-	return "@" + short
-}
-
 // debugGetinfo is debug.getinfo([thread,] level|f [, what]).
 func debugGetinfo(L *lua.LState) int {
 	co, arg := threadArg(L)
@@ -146,8 +136,8 @@ func debugGetinfo(L *lua.LState) int {
 			t.RawSetString("lastlinedefined", lua.LNumber(-1))
 		} else {
 			p := fn.Proto
-			t.RawSetString("source", lua.LString(chunkSource(p.SourceName)))
-			t.RawSetString("short_src", lua.LString(p.SourceName))
+			t.RawSetString("source", lua.LString(p.SourceName))
+			t.RawSetString("short_src", lua.LString(luacomp.ShortSource(p.SourceName)))
 			kind := "Lua"
 			if p.LineDefined == 0 {
 				kind = "main"
@@ -172,7 +162,7 @@ func debugGetinfo(L *lua.LState) int {
 	if strings.ContainsRune(what, 'n') {
 		name, namewhat := "", ""
 		if level >= 0 {
-			name, namewhat = frameName(co, level)
+			namewhat, name = luacomp.CallerName(co, level)
 		}
 		if name != "" {
 			t.RawSetString("name", lua.LString(name))
@@ -276,12 +266,12 @@ func traceback(L *lua.LState, level int) string {
 		if err != nil || fn == nil {
 			continue
 		}
-		name, namewhat := frameName(L, l)
+		namewhat, name := luacomp.CallerName(L, l)
 		b.WriteString("\n\t")
 		if fn.IsG {
 			b.WriteString("[C]:")
 		} else {
-			b.WriteString(fn.Proto.SourceName + ":")
+			b.WriteString(luacomp.ShortSource(fn.Proto.SourceName) + ":")
 			if d.CurrentLine > 0 {
 				b.WriteString(strconv.Itoa(d.CurrentLine) + ":")
 			}
@@ -294,7 +284,7 @@ func traceback(L *lua.LState, level int) string {
 		case fn.IsG:
 			fmt.Fprintf(&b, " at %p", fn)
 		default:
-			fmt.Fprintf(&b, " in function <%s:%d>", fn.Proto.SourceName, fn.Proto.LineDefined)
+			fmt.Fprintf(&b, " in function <%s:%d>", luacomp.ShortSource(fn.Proto.SourceName), fn.Proto.LineDefined)
 		}
 	}
 	return b.String()

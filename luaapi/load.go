@@ -151,7 +151,7 @@ func require(L *lua.LState) int {
 // pushChunk compiles a chunk and pushes the function, or nil and LuaJIT's
 // message.
 func pushChunk(L *lua.LState, src io.Reader, chunkname string) int {
-	p, err := compile(src, chunkDisplay(chunkname))
+	p, err := compile(src, chunkname)
 	if err != nil {
 		L.Push(lua.LNil)
 		L.Push(lua.LString(err.Error()))
@@ -171,7 +171,7 @@ func loadFile(L *lua.LState, env *Env, path string) (*lua.LFunction, error) {
 		return nil, fmt.Errorf("cannot open %s: %s", path, strerror(err))
 	}
 	defer f.Close()
-	p, err := compile(f, chunkDisplay("@"+path))
+	p, err := compile(f, "@"+path)
 	if err != nil {
 		return nil, err
 	}
@@ -207,41 +207,6 @@ func searchModule(L *lua.LState, env *Env, name string) int {
 	}
 	L.Push(lua.LString(tried.String()))
 	return 1
-}
-
-// idSize is LuaJIT's LUA_IDSIZE: the longest chunk name errors show.
-const idSize = 60
-
-// chunkDisplay is how LuaJIT shows a chunk name in messages: "=name" as
-// name, "@file" as the file (its tail when long), anything else as the
-// source text's first line in [string "..."].
-func chunkDisplay(name string) string {
-	switch {
-	case strings.HasPrefix(name, "="):
-		s := name[1:]
-		if len(s) > idSize-1 {
-			s = s[:idSize-1]
-		}
-		return s
-	case strings.HasPrefix(name, "@"):
-		s := name[1:]
-		if len(s) > idSize-1 {
-			s = "..." + s[len(s)-(idSize-4):]
-		}
-		return s
-	}
-	line, _, cut := strings.Cut(name, "\n")
-	if i := strings.IndexByte(line, '\r'); i >= 0 {
-		line, cut = line[:i], true
-	}
-	const room = idSize - len(`[string ""]`) - 1
-	if !cut && len(line) <= room {
-		return `[string "` + line + `"]`
-	}
-	if len(line) > room-3 {
-		line = line[:room-3]
-	}
-	return `[string "` + line + `..."]`
 }
 
 // strerror is the C library's text for a system error ("No such file or

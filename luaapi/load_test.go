@@ -85,20 +85,3 @@ print(ok, (err:match("^[^\n]*")))
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
-
-func TestChunkDisplay(t *testing.T) {
-	long := strings.Repeat("b", 70) + "c"
-	for _, c := range []struct{ name, want string }{
-		{"=stdin", "stdin"},
-		{"=" + long, long[:59]},
-		{"@x.lua", "x.lua"},
-		{"@" + strings.Repeat("b", 59), strings.Repeat("b", 59)},
-		{"@" + long, "..." + long[len(long)-56:]},
-		{"ab\rcd", `[string "ab..."]`},
-		{"", `[string ""]`},
-	} {
-		if got := chunkDisplay(c.name); got != c.want {
-			t.Errorf("chunkDisplay(%q) = %q, want %q", c.name, got, c.want)
-		}
-	}
-}

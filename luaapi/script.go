@@ -19,6 +19,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 	"github.com/sysbench-go/sysbench-go/logging"
@@ -115,13 +116,16 @@ type Script struct {
 }
 
 // compile parses (as LuaJIT 2.1 reads Lua) and compiles Lua source once;
-// the proto is shared by every state of the run.
-func compile(src io.Reader, name string) (*lua.FunctionProto, error) {
+// the proto is shared by every state of the run. source is the chunk name
+// as Lua has it ("@file", "=stdin", or the source text of loadstring), as
+// debug.getinfo returns it; messages show its luacomp.ShortSource.
+func compile(src io.Reader, source string) (*lua.FunctionProto, error) {
+	name := luacomp.ShortSource(source)
 	chunk, err := luaparse.Parse(src, name)
 	if err != nil {
 		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
 	}
-	proto, err := lua.Compile(chunk, name)
+	proto, err := luacomp.Compile(chunk, source)
 	if err != nil {
 		return nil, &ScriptError{Msg: err.Error()}
 	}
@@ -146,7 +150,7 @@ func Load(env *Env, testname string) (*Script, error) {
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
 			s.dir = filepath.Dir(testname)
-			p, err := compile(f, testname)
+			p, err := compile(f, "@"+testname)
 			if err != nil {
 				return nil, err
 			}
@@ -162,7 +166,7 @@ func Load(env *Env, testname string) (*Script, error) {
 				defer f.Close()
 				s.dir = filepath.Dir(path)
 				s.path = path
-				p, err := compile(f, path)
+				p, err := compile(f, "@"+path)
 				if err != nil {
 					return nil, err
 				}
@@ -191,7 +195,7 @@ const stdinChunk = "stdin"
 // main chunk. The script has no path (sysbench.cmdline.script_path is nil).
 func LoadReader(env *Env, r io.Reader) (*Script, error) {
 	s := &Script{env: env, name: stdinChunk, noPath: true}
-	p, err := compile(r, stdinChunk)
+	p, err := compile(r, "="+stdinChunk)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +288,7 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 		return nil, nil
 	}
 	defer f.Close()
-	p, err := compile(f, mod+".lua")
+	p, err := compile(f, "@"+mod+".lua")
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +480,7 @@ func callGlobal(L *lua.LState, name string, args ...lua.LValue) (bool, lua.LValu
 	if fn.Type() != lua.LTFunction {
 		return false, lua.LNil, nil
 	}
-	if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, args...); err != nil {
+	if err := callProtected(L, fn, 1, args...); err != nil {
 		return true, lua.LNil, &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
 	}
 	ret := L.Get(-1)

@@ -10,6 +10,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
@@ -188,7 +189,7 @@ func where(L *lua.LState, at pos) string {
 	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.CurrentLine <= 0 {
 		return "" // a Go function: pcall, or the engine calling event()
 	}
-	return fmt.Sprintf("%s:%d: ", dbg.Source, dbg.CurrentLine)
+	return fmt.Sprintf("%s:%d: ", luacomp.ShortSource(dbg.Source), dbg.CurrentLine)
 }
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.

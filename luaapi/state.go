@@ -3,6 +3,7 @@ package luaapi
 import (
 	"strings"
 	"sync"
+	"weak"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -29,10 +30,13 @@ type runtime struct {
 	legacy     *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
 	// this state (see jsonArray).
-	jsonOpen bool
+	jsonOpen   bool
+	coroutines *coroutines
+	protected  []int // the bases of the protected calls running (see protectedCall)
 }
 
 func (rt *runtime) close() {
+	rt.coroutines.closeAll()
 	closeFiles(rt.L)
 	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
@@ -74,14 +78,16 @@ func getRuntime(L *lua.LState) *runtime {
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, error) {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, MinimizeStackMemory: true, RegistrySize: 256, RegistryMaxSize: 1024 * 256, RegistryGrowStep: 64})
+	L := lua.NewState(stateOptions)
 	openLibs(L)
+	registerProtectedCalls(L)
 	registerLoaders(L, s.env)
 	rtTid := tid
 	if rtTid < 0 {
 		rtTid = 0
 	}
-	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid)}
+	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid),
+		coroutines: &coroutines{byLua: map[weak.Pointer[lua.LState]]*coroutine{}, byTh: map[*lua.LState]*coroutine{}}}
 	if st != nil && s.env.StatementStats {
 		rt.statements = s.newStatements()
 	}
@@ -109,21 +115,35 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
 	openLuaJITLibs(L)
+	registerCoroutine(L)
 	s.setRequirePaths(L)
-	L.Push(L.NewFunctionFromProto(preludeProto()))
-	if err := L.PCall(0, 0, nil); err != nil {
+	if err := callProtected(L, L.NewFunctionFromProto(preludeProto()), 0); err != nil {
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 
-	fn := L.NewFunctionFromProto(s.proto)
-	L.Push(fn)
-	if err := L.PCall(0, 0, nil); err != nil {
+	if err := callProtected(L, L.NewFunctionFromProto(s.proto), 0); err != nil {
 		rt.close()
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
+}
+
+// stateOptions configure every Lua state. The call stack grows as it is
+// used, up to some 16,000 nested calls before "stack overflow" (LuaJIT
+// allows some 20,000 small frames in its 65,500 stack slots); its index
+// costs a state 8 bytes per 8 frames of CallStackSize up front. The
+// registers are not the limit: gopher-lua cannot report their overflow
+// inside a protected call with a handler (it needs a register for the
+// handler), and every protected call of ours has one.
+var stateOptions = lua.Options{
+	SkipOpenLibs:        true,
+	CallStackSize:       16384,
+	MinimizeStackMemory: true,
+	RegistrySize:        256,
+	RegistryMaxSize:     1 << 24,
+	RegistryGrowStep:    64,
 }
 
 // openLuaJITLibs gives the standard libraries LuaJIT 2.1's behaviour where
@@ -265,7 +285,7 @@ func (s *Script) exportOptions(L *lua.LState) error {
 
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
-	p, err := compile(strings.NewReader(compatPrelude), "<sysbench>")
+	p, err := compile(strings.NewReader(compatPrelude), "=<sysbench>")
 	if err != nil {
 		panic("sysbench-go: built-in Lua prelude does not compile: " + err.Error())
 	}

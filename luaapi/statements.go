@@ -62,7 +62,7 @@ func (c *timedConn) Prepare(ctx context.Context, q string) (drivers.Stmt, error)
 	if err != nil {
 		return nil, err
 	}
-	return &timedStmt{Stmt: st, st: c.ss.Get(q, c.norm)}, nil
+	return &timedStmt{Stmt: st, st: c.ss.Prepared(q)}, nil
 }
 
 // BulkBatchSize passes the driver's on (bulkPacketSize without one).

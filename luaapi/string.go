@@ -6,6 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/internal/luanum"
 )
 
@@ -260,11 +261,13 @@ func stringArith(event string, op func(a, b float64) float64) lua.LGFunction {
 				return 1
 			}
 		}
-		bad := a
-		if okx {
-			bad = b
+		// The VM's message for the operation, named as the compiler names
+		// the operands (luacomp.TranslateError reads the instruction).
+		text := "__unm undefined"
+		if event != "__unm" {
+			text = "cannot perform " + event[2:] + " operation between " + a.Type().String() + " and " + b.Type().String()
 		}
-		libError(L, "attempt to perform arithmetic on a "+luaTypeName(bad)+" value")
+		libError(L, luacomp.TranslateError(L, 1, text))
 		return 0
 	}
 }

@@ -72,7 +72,7 @@ func (s *Script) callHook(name string, kind reportKind, st *report.Stat) bool {
 	defer s.reportMu.Unlock()
 	s.hookKind = kind
 	defer func() { s.hookKind = reportNone }()
-	if err := s.master.CallByParam(lua.P{Fn: f, NRet: 0, Protect: true}, statTable(s.master, st)); err != nil {
+	if err := callProtected(s.master, f, 0, statTable(s.master, st)); err != nil {
 		s.env.Log.Fatalf("%s", luaError(err))
 	}
 	return true
@@ -166,7 +166,7 @@ func callField(L *lua.LState, fn string, args ...lua.LValue) (bool, lua.LValue, 
 	if !ok {
 		return false, lua.LNil, nil
 	}
-	if err := L.CallByParam(lua.P{Fn: f, NRet: 1, Protect: true}, args...); err != nil {
+	if err := callProtected(L, f, 1, args...); err != nil {
 		return true, lua.LNil, err
 	}
 	v := L.Get(-1)
@@ -291,9 +291,7 @@ func isRestart(err error) (*lua.LTable, bool) {
 func (w *worker) Event(ctx context.Context) (bool, error) {
 	L := w.L
 	for tries := 1; ; tries++ {
-		L.Push(w.event)
-		L.Push(w.tid)
-		err := L.PCall(1, 1, nil)
+		err := callProtected(L, w.event, 1, w.tid)
 		if err == nil {
 			ret := L.Get(-1)
 			L.Pop(1)
@@ -351,7 +349,7 @@ func (w *worker) beforeRestart(ctx context.Context, desc *lua.LTable) error {
 		return nil
 	}
 	for {
-		err := w.L.CallByParam(lua.P{Fn: h, NRet: 0, Protect: true}, desc)
+		err := callProtected(w.L, h, 0, desc)
 		if err == nil {
 			return nil
 		}

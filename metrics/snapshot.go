@@ -57,6 +57,9 @@ func (f Failure) add(o Failure) Failure {
 // changed once made: Add and Merge return new snapshots.
 type Snapshot struct {
 	Start, End time.Time
+	// Measured is the time measured when it is not End - Start: the sum
+	// of the windows of rounds run one after the other (report's merge).
+	Measured time.Duration
 	// Counters are the sysbench counters over the window.
 	Counters Counts
 	// Errors are the ignored errors by code (their total is
@@ -74,8 +77,14 @@ type Snapshot struct {
 	Histogram *hdr.Histogram
 }
 
-// Duration is the window's length.
-func (s *Snapshot) Duration() time.Duration { return s.End.Sub(s.Start) }
+// Duration is the time measured: Measured when set, else the window's
+// length.
+func (s *Snapshot) Duration() time.Duration {
+	if s.Measured > 0 {
+		return s.Measured
+	}
+	return s.End.Sub(s.Start)
+}
 
 // Avg is the mean event latency in ns.
 func (s *Snapshot) Avg() float64 {

@@ -167,6 +167,20 @@ func (ss *Statements) get(q string, norm func(string) string) *Statement {
 	return s
 }
 
+// Prepared returns the statement of a prepared statement's text, kept
+// exactly as it was prepared: it is one statement whatever its values, so
+// there is nothing to normalize, and its literals are part of what the
+// script runs. A query whose normalized text is the same is the same
+// statement.
+func (ss *Statements) Prepared(q string) *Statement {
+	s, ok := ss.byText[q]
+	if !ok {
+		s = &Statement{SQL: q, Hist: NewStatementHistogram()}
+		ss.byText[q] = s
+	}
+	return s
+}
+
 // MergeStatements merges statement sets (workers', runs') into one list,
 // by text, the most time first.
 func MergeStatements(sets ...[]*Statement) []*Statement {

@@ -60,3 +60,20 @@ func TestMergeStatements(t *testing.T) {
 		t.Errorf("q2 errors %d", m[0].Errors)
 	}
 }
+
+// A prepared statement keeps its text as prepared, literals and all; a
+// query normalizing to that text is the same statement.
+func TestPreparedStatementText(t *testing.T) {
+	ss := NewStatements()
+	norm := func(q string) string { return strings.ReplaceAll(q, "100", "?") }
+	p := ss.Prepared("SELECT v + 100 FROM t WHERE id = ?")
+	if p.SQL != "SELECT v + 100 FROM t WHERE id = ?" {
+		t.Errorf("prepared as %q", p.SQL)
+	}
+	if q := ss.Get("SELECT v + 100 FROM t WHERE id = ?", norm); q == p || q.SQL != "SELECT v + ? FROM t WHERE id = ?" {
+		t.Errorf("the query's statement %q is the prepared one's", q.SQL)
+	}
+	if ss.Prepared("SELECT v + ? FROM t WHERE id = ?") != ss.Get("SELECT v + 100 FROM t WHERE id = ?", norm) {
+		t.Error("a prepared text that a query normalizes to is two statements")
+	}
+}

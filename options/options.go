@@ -57,8 +57,10 @@ type Option struct {
 	// for options declared without a default value).
 	NoDefault bool
 	// Words lets a boolean option also take other words, e.g.
-	// --mysql-ssl=REQUIRED; the driver validates them.
-	Words bool
+	// --mysql-ssl=REQUIRED; the driver validates them. Placeholder then
+	// says which, in the help ("[=on|off|MODE]").
+	Words       bool
+	Placeholder string
 	// Extension marks an option sysbench 1.0.20 does not have: --help
 	// lists it among the extensions of its group, not in the reference's
 	// block (which stays byte for byte the reference's).
@@ -279,16 +281,24 @@ func FormatExtensionHelp(opts []Option) string {
 	return formatHelp(ext)
 }
 
+// placeholder is what the help shows after the option's name.
+func (o Option) placeholder() string {
+	if o.Placeholder != "" {
+		return o.Placeholder
+	}
+	return o.Kind.Placeholder()
+}
+
 func formatHelp(opts []Option) string {
 	maxlen := 0
 	for _, o := range opts {
-		if l := len(o.Name) + len(o.Kind.Placeholder()); l > maxlen {
+		if l := len(o.Name) + len(o.placeholder()); l > maxlen {
 			maxlen = l
 		}
 	}
 	var b strings.Builder
 	for _, o := range opts {
-		fmt.Fprintf(&b, "  --%s%-*s%s", o.Name, maxlen-len(o.Name)+1, o.Kind.Placeholder(), o.Desc)
+		fmt.Fprintf(&b, "  --%s%-*s%s", o.Name, maxlen-len(o.Name)+1, o.placeholder(), o.Desc)
 		if !o.NoDefault {
 			fmt.Fprintf(&b, " [%s]", o.Default)
 		}

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -24,11 +23,14 @@ const SchemaVersion = 1
 // Results is the results file: one JSON document per run, described by
 // docs/results.schema.json and docs/results.md.
 type Results struct {
-	SchemaVersion int       `json:"schema_version"`
-	Tool          Tool      `json:"tool"`
-	Host          Host      `json:"host"`
-	Start         time.Time `json:"start"`
-	End           time.Time `json:"end"`
+	SchemaVersion int  `json:"schema_version"`
+	Tool          Tool `json:"tool"`
+	// RunID identifies the run (random, made when it starts), so that a
+	// merge counts each run once.
+	RunID string    `json:"run_id,omitempty"`
+	Host  Host      `json:"host"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
 	// CommandLine is the arguments, secrets redacted.
 	CommandLine []string `json:"command_line"`
 	// Options are every option's value (secrets redacted).
@@ -54,10 +56,14 @@ type Results struct {
 	Statements []StatementResult `json:"statements,omitempty"`
 	// Instance is --instance's: this run was one of several.
 	Instance *Instance `json:"instance,omitempty"`
-	// Merged names the files a merged result was made of; Alignment is
-	// how their measured windows lined up.
-	Merged    []string   `json:"merged,omitempty"`
-	Alignment *Alignment `json:"alignment,omitempty"`
+	// Merged names the files a merged result was made of; Parts are the
+	// runs in them, with their windows; Combined is how those windows
+	// made the merged one (rounds one after the other, instances
+	// together); Alignment is how the windows of instances lined up.
+	Merged    []string     `json:"merged,omitempty"`
+	Parts     []Part       `json:"parts,omitempty"`
+	Combined  *Combination `json:"combined,omitempty"`
+	Alignment *Alignment   `json:"alignment,omitempty"`
 }
 
 // Instance is one of the processes of a distributed run.
@@ -180,6 +186,8 @@ type Window struct {
 	QPS      QPS                `json:"qps"`
 	Latency  Latency            `json:"latency"`
 	Threads  []Thread           `json:"threads"`
+
+	hist *hdr.Histogram // the decoded histogram, once checked
 }
 
 // Latency is a window's event latency: exact min/max/sum (ns) and their
@@ -334,16 +342,18 @@ func encodeHistogram(h *hdr.Histogram) (Histogram, error) {
 	return out, nil
 }
 
-// Snapshot turns the window back into the snapshot it was made of.
+// Snapshot turns the window back into the snapshot it was made of, its
+// measured time the window's duration (which, merged from rounds, is less
+// than from its start to its end).
 func (w *Window) Snapshot() (*metrics.Snapshot, error) {
-	h, err := hdr.Decode([]byte(w.Latency.Histogram.Encoded))
-	if err != nil {
-		return nil, fmt.Errorf("the latency histogram does not decode: %v", err)
+	h := w.hist
+	if h == nil {
+		var err error
+		if h, err = decodeHistogram(&w.Latency.Histogram); err != nil {
+			return nil, err
+		}
 	}
-	if h.TotalCount() != w.Latency.Histogram.Count {
-		return nil, fmt.Errorf("the latency histogram holds %d values, the file says %d", h.TotalCount(), w.Latency.Histogram.Count)
-	}
-	s := &metrics.Snapshot{Start: w.Start, End: w.End, Counters: w.Counters.counts(),
+	s := &metrics.Snapshot{Start: w.Start, End: w.End, Measured: seconds64(w.Duration), Counters: w.Counters.counts(),
 		Errors: maps.Clone(w.Errors), Histogram: h, Threads: make([]metrics.Thread, len(w.Threads)),
 		Failures: make(map[string]metrics.Failure, len(w.Failures)),
 		Latency:  metrics.Thread{Events: w.Latency.Events, SumNS: w.Latency.SumNS, MinNS: w.Latency.MinNS, MaxNS: w.Latency.MaxNS}}
@@ -366,55 +376,15 @@ func (r *Results) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// WriteFile writes the results atomically (WriteAtomic).
-func (r *Results) WriteFile(path string) error {
+// Write writes the results document to o, whole (Output.WriteAtomic);
+// stdout is standard output, for an output of "-".
+func (r *Results) Write(o *Output, stdout io.Writer) error {
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
 		return err
 	}
-	if err := WriteAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("cannot write the results file '%s': %w", path, err)
-	}
-	return nil
-}
-
-// WriteAtomic writes b to path through a temporary file in the same
-// directory and a rename, so that a reader never sees half a file. The
-// error says why, without the path.
-func WriteAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return PathCause(err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return PathCause(err)
-	}
-	return nil
-}
-
-// CheckWritable fails when path's directory is missing or not writable,
-// so that a run does not start whose results could not be kept.
-func CheckWritable(path string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write '%s': %w", path, PathCause(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("cannot write '%s': is a directory", path)
+	if err := o.WriteAtomic(stdout, buf.Bytes()); err != nil {
+		return fmt.Errorf("cannot write the results file '%s': %w", o.Path, err)
 	}
 	return nil
 }
@@ -443,7 +413,8 @@ func ReadFile(path string) (*Results, error) {
 	return r, nil
 }
 
-// Decode parses a results document.
+// Decode parses a results document, checking it against the schema and
+// its figures against each other (check).
 func Decode(b []byte) (*Results, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
@@ -471,12 +442,18 @@ func Decode(b []byte) (*Results, error) {
 			return nil, fmt.Errorf("not a whole results file: no %q", k)
 		}
 	}
+	if err := ValidateSchema(b); err != nil {
+		return nil, err
+	}
 	var r Results
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("not a results file: %v", jsonMessage(err))
 	}
 	if r.Total != nil && len(r.Total.Threads) == 0 {
 		return nil, errors.New("not a whole results file: the total has no threads")
+	}
+	if err := r.check(); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }

@@ -3,13 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
@@ -79,7 +80,11 @@ func sampleResults(t *testing.T) *Results {
 func encode(t *testing.T, r *Results) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.json")
-	if err := r.WriteFile(path); err != nil {
+	o, err := CheckOutput(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Write(o, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -93,7 +98,7 @@ func encode(t *testing.T, r *Results) []byte {
 func TestResultsFile(t *testing.T) {
 	b := encode(t, sampleResults(t))
 	golden(t, "results.json", b)
-	if err := testenv.ValidateResults(b); err != nil {
+	if err := ValidateSchema(b); err != nil {
 		t.Fatalf("the file does not validate against docs/results.schema.json: %v", err)
 	}
 }
@@ -198,16 +203,17 @@ func TestDecodeRefuses(t *testing.T) {
 // unless forced.
 func TestMergeWorkloads(t *testing.T) {
 	a, b := sampleResults(t), sampleResults(t)
+	a.RunID, b.RunID = "a", "b"
 	b.Workload.Options = map[string]string{"tables": "4"}
-	_, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, false)
+	_, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, MergeOptions{})
 	if err == nil || !strings.Contains(err.Error(), "cannot merge 'a.json' and 'b.json': --tables=1 against --tables=4 (--force merges them anyway)") {
 		t.Errorf("merge of different workloads: %v", err)
 	}
 	b.Workload.Test = "oltp_read_only"
-	if _, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, false); err == nil || !strings.Contains(err.Error(), "test oltp_read_write against oltp_read_only") {
+	if _, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, MergeOptions{}); err == nil || !strings.Contains(err.Error(), "test oltp_read_write against oltp_read_only") {
 		t.Errorf("merge of different tests: %v", err)
 	}
-	m, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, true)
+	m, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, MergeOptions{Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +221,173 @@ func TestMergeWorkloads(t *testing.T) {
 		m.Total.Errors["1213"] != 12 || len(m.Merged) != 2 {
 		t.Errorf("forced merge: %+v", m.Total.Counters)
 	}
-	if err := testenv.ValidateResults(encode(t, m)); err != nil {
+	if err := ValidateSchema(encode(t, m)); err != nil {
 		t.Errorf("merged file: %v", err)
+	}
+}
+
+// shifted is a copy of r, another run (id), its windows moved by d.
+func shifted(t *testing.T, id string, d time.Duration) *Results {
+	r := sampleResults(t)
+	r.RunID = id
+	r.Start, r.End = r.Start.Add(d), r.End.Add(d)
+	r.Total.Start, r.Total.End = r.Total.Start.Add(d), r.Total.End.Add(d)
+	return r
+}
+
+// Issue 28, item 2: how windows combine is read from the windows and
+// said. Rounds one after the other are over the sum of their windows (not
+// the wall-clock span with the pauses), instances together over the mean
+// of theirs; rounds of instances both ways; windows that overlap a little
+// are neither, unless --merge says.
+func TestMergeWindows(t *testing.T) {
+	const run = 3.0 // each sample run's window, in seconds
+	for _, c := range []struct {
+		name     string
+		shifts   []time.Duration // each run's start after the first's
+		as       string
+		want     string  // Combination.As, "" for an error
+		measured float64 // the merged window's seconds
+		threads  int
+		err      string
+	}{
+		{"rounds 3 s apart", []time.Duration{0, 6 * time.Second}, "", AsRounds, 2 * run, 2, ""},
+		{"rounds back to back", []time.Duration{0, 3 * time.Second, 6 * time.Second}, "", AsRounds, 3 * run, 2, ""},
+		{"instances", []time.Duration{0, 2 * time.Millisecond, time.Millisecond}, "", AsInstances, run, 6, ""},
+		{"instances a second apart", []time.Duration{0, time.Second}, "", AsInstances, run, 4, ""},
+		{"rounds of instances", []time.Duration{0, time.Millisecond, 10 * time.Second, 10*time.Second + time.Millisecond}, "", AsRoundsOfInstances, 2 * run, 4, ""},
+		{"a little overlap", []time.Duration{0, 2 * time.Second}, "", "", 0, 0,
+			"cannot tell how 'r0.json', 'r1.json' ran: their measured windows overlap, but only 1.000 s of the longest 3.000 s are common to all"},
+		{"a little overlap, as rounds", []time.Duration{0, 2 * time.Second}, AsRounds, AsRounds, 2 * run, 2, ""},
+		{"rounds, as instances", []time.Duration{0, 6 * time.Second}, AsInstances, AsInstances, run, 4, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var rs []*Results
+			var names []string
+			for i, d := range c.shifts {
+				rs = append(rs, shifted(t, fmt.Sprint(i), d))
+				names = append(names, fmt.Sprintf("r%d.json", i))
+			}
+			m, err := Merge(rs, names, MergeOptions{As: c.as})
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			events := uint64(len(rs)) * rs[0].Total.Counters.Events
+			if m.Combined == nil || m.Combined.As != c.want || math.Abs(m.Total.Duration-c.measured) > 1e-9 ||
+				math.Abs(m.Total.TPS-float64(events)/c.measured) > 1e-6 || m.Settings.Threads != c.threads {
+				t.Errorf("combined %+v: %.3f s, %.2f tps, %d threads; want %s, %.3f s, %.2f tps, %d threads",
+					m.Combined, m.Total.Duration, m.Total.TPS, m.Settings.Threads, c.want, c.measured, float64(events)/c.measured, c.threads)
+			}
+			if (m.Alignment != nil) != (c.want == AsInstances) {
+				t.Errorf("alignment %+v for %s", m.Alignment, c.want)
+			}
+			// The merged file reads back to the same figures and merges
+			// again with a new run as its parts would.
+			b := encode(t, m)
+			again, err := Decode(b)
+			if err != nil {
+				t.Fatalf("the merged file: %v", err)
+			}
+			snap, err := again.Total.Snapshot()
+			if err != nil || math.Abs(snap.Duration().Seconds()-c.measured) > 1e-6 {
+				t.Errorf("read back: %v s (%v)", snap.Duration().Seconds(), err)
+			}
+			if c.as == "" {
+				more := shifted(t, "late", time.Hour)
+				m2, err := Merge([]*Results{again, more}, []string{"m.json", "late.json"}, MergeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := c.measured + run; math.Abs(m2.Total.Duration-want) > 1e-6 || len(m2.Parts) != len(rs)+1 {
+					t.Errorf("merged again with a later round: %.3f s, %d parts; want %.3f s, %d parts", m2.Total.Duration, len(m2.Parts), want, len(rs)+1)
+				}
+			}
+		})
+	}
+}
+
+// Issue 28, item 3: a run counts once. The same file twice, or a merged
+// file beside one of its parts, is refused with one line.
+func TestMergeRefusesARunTwice(t *testing.T) {
+	a, b := shifted(t, "run-a", 0), shifted(t, "run-b", 10*time.Second)
+	ab, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file without a run id (written before them): told apart by its
+	// host and window.
+	old := sampleResults(t)
+	for _, c := range []struct {
+		rs    []*Results
+		names []string
+		want  string
+	}{
+		{[]*Results{a, a}, []string{"a.json", "a.json"}, "cannot merge 'a.json' and 'a.json': both hold the run measured on client-1 from 2026-12-01T10:00:00Z: a run counts once"},
+		{[]*Results{ab, b}, []string{"ab.json", "b.json"}, "cannot merge 'ab.json' and 'b.json': both hold the run measured on client-1 from 2026-12-01T10:00:10Z (b.json): a run counts once"},
+		{[]*Results{old, old}, []string{"x.json", "y.json"}, "cannot merge 'x.json' and 'y.json': both hold the run"},
+	} {
+		_, err := Merge(c.rs, c.names, MergeOptions{Force: true})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.names, err, c.want)
+		}
+	}
+}
+
+// Issue 28, item 6: a file is checked against the schema and for the
+// agreement of its figures when read, and refused with one line saying
+// where it is wrong.
+func TestDecodeChecksFigures(t *testing.T) {
+	good := encode(t, sampleResults(t))
+	edit := func(f func(doc map[string]any)) []byte {
+		var doc map[string]any
+		if err := json.Unmarshal(good, &doc); err != nil {
+			t.Fatal(err)
+		}
+		f(doc)
+		b, _ := json.Marshal(doc)
+		return b
+	}
+	total := func(doc map[string]any) map[string]any { return doc["total"].(map[string]any) }
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"counters deleted", edit(func(d map[string]any) { delete(total(d), "counters") }),
+			"not a valid results file: at /total: missing property 'counters'"},
+		{"counters zeroed", edit(func(d map[string]any) {
+			total(d)["counters"].(map[string]any)["events"] = 0
+		}), "inconsistent total: 0 events counted, 600 timed"},
+		{"histogram replaced", edit(func(d map[string]any) {
+			h := total(d)["latency"].(map[string]any)["histogram"].(map[string]any)
+			h["hdr_v2_base64"] = "HISTFAAAAB14nJNpmSzMwMDAxwABTFCaEUzOmQQAJDcCmA=="
+		}), "inconsistent total: the latency histogram"},
+		{"histogram garbage", edit(func(d map[string]any) {
+			total(d)["latency"].(map[string]any)["histogram"].(map[string]any)["hdr_v2_base64"] = "bm90IGEgaGlzdG9ncmFt"
+		}), "inconsistent total: the latency histogram does not decode"},
+		{"a thread dropped", edit(func(d map[string]any) {
+			th := total(d)["threads"].([]any)
+			total(d)["threads"] = th[:1]
+		}), "inconsistent total: its threads hold"},
+		{"tps edited", edit(func(d map[string]any) { total(d)["tps"] = 1e6 }),
+			"inconsistent total: 1000000.00 transactions per second, 600 over 3.000000 s"},
+		{"longer than its window", edit(func(d map[string]any) { total(d)["duration_s"] = 30 }),
+			"inconsistent total: it lasts 30.000000 s, between a start and end 3.000000 s apart"},
+		{"unknown field", edit(func(d map[string]any) { d["tps"] = 3 }),
+			"not a valid results file: at /: additional properties 'tps' not allowed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.in)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %v, want one line with %q", err, c.want)
+			}
+		})
 	}
 }
 
@@ -243,27 +414,5 @@ func TestIntervalsCSV(t *testing.T) {
 	}
 	if got, want := b.String(), "time_s,duration_s,threads,tps,qps,reads_per_s,writes_per_s,other_per_s,errors_per_s,reconnects_per_s,events,reads,writes,other,errors,reconnects,failed_events,retries\n"; got != want {
 		t.Errorf("a run without intervals: %q, want the header %q", got, want)
-	}
-}
-
-// The results path is checked before the run: a missing directory and a
-// directory fail with one line.
-func TestCheckWritable(t *testing.T) {
-	dir := t.TempDir()
-	if err := CheckWritable(filepath.Join(dir, "r.json")); err != nil {
-		t.Errorf("a writable path: %v", err)
-	}
-	for path, want := range map[string]string{
-		filepath.Join(dir, "missing", "r.json"): "no such file or directory",
-		dir:                                     "is a directory",
-	} {
-		err := CheckWritable(path)
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), ".r.json.") {
-			t.Errorf("CheckWritable(%s) = %v, want %q", path, err, want)
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 0 {
-		t.Errorf("left %d files behind", len(entries))
 	}
 }

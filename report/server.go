@@ -29,6 +29,70 @@ type ServerStats struct {
 	Waits       []WaitShare `json:"waits"`
 	// Notes say what could not be read, and why.
 	Notes []string `json:"notes"`
+	// Attribution compares the server's counters with the run's own
+	// counts: what other clients did beside the run (docs/telemetry.md).
+	Attribution []Attribution `json:"attribution,omitempty"`
+	// Absent are what this server does not have (a view of a newer
+	// version): facts of the server, not problems of the run.
+	Absent []string `json:"absent,omitempty"`
+}
+
+// Gauges of the run's own sessions, from the samples of what they do.
+const (
+	RunSessions       = "run.sessions"
+	RunSessionsActive = "run.sessions_active" // not waiting for the client
+)
+
+// Attribution is one server counter of client work (MySQL's Questions,
+// PostgreSQL's transactions) over the window, against the counts of the
+// run's connections and of the sampler, made by the client: the rest is
+// other clients' work.
+type Attribution struct {
+	// Scope is what the counter covers: "server" or "database"; Prefix
+	// marks the counters of that scope ("" for all the others, and the
+	// server's CPU and memory).
+	Scope   string  `json:"scope"`
+	Counter string  `json:"counter"`
+	What    string  `json:"what"`
+	Prefix  string  `json:"prefix,omitempty"`
+	Server  float64 `json:"server"`
+	Run     float64 `json:"run"`
+	Sampler float64 `json:"sampler"`
+	Others  float64 `json:"others"`
+	// OthersActive says that the others' share is beyond noise: the
+	// figures of this scope include their work.
+	OthersActive bool `json:"others_active"`
+}
+
+// scopeOf is the attribution that covers a figure (a counter's name, or
+// "" for the server's CPU and memory): the one of the longest prefix of
+// name, nil when nothing was attributed.
+func (s *ServerStats) scopeOf(name string) *Attribution {
+	var best *Attribution
+	for i := range s.Attribution {
+		a := &s.Attribution[i]
+		if strings.HasPrefix(name, a.Prefix) && (best == nil || len(a.Prefix) > len(best.Prefix)) {
+			best = a
+		}
+	}
+	return best
+}
+
+// Others says whether other clients' work is in a figure.
+func (s *ServerStats) Others(name string) bool {
+	if strings.HasPrefix(name, "run.") {
+		return false // the run's own sessions
+	}
+	a := s.scopeOf(name)
+	return a != nil && a.OthersActive
+}
+
+// mark is " *" after a figure that includes other clients' work.
+func (s *ServerStats) mark(name string) string {
+	if s.Others(name) {
+		return " *"
+	}
+	return ""
 }
 
 // Setting is one server setting.
@@ -76,6 +140,26 @@ var shownCounters = []string{
 	"pg_stat_io.writes", "pg_stat_io.reads", "pg_stat_io.fsyncs",
 }
 
+// writeAttribution says, for each counter of client work, how much of it
+// was the run's, and so which figures are the run's alone.
+func writeAttribution(w io.Writer, s *ServerStats) {
+	if len(s.Attribution) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    other clients (the server's counts of client work against the run's own):\n")
+	others := false
+	for _, a := range s.Attribution {
+		fmt.Fprintf(w, "        %-37s%.0f (%s): the run %.0f, this sampler %.0f, others %.0f\n",
+			a.Scope+" "+a.What+":", a.Server, a.Counter, a.Run, a.Sampler, a.Others)
+		others = others || a.OthersActive
+	}
+	if others {
+		fmt.Fprintf(w, "        other clients worked during the run: the figures marked * include their work\n")
+	} else {
+		fmt.Fprintf(w, "        no other client's work seen: the figures are the run's\n")
+	}
+}
+
 // WriteServer writes the "Server statistics" block.
 func WriteServer(w io.Writer, s *ServerStats) {
 	fmt.Fprintf(w, "Server statistics (%s):\n", s.Endpoint)
@@ -85,16 +169,17 @@ func WriteServer(w io.Writer, s *ServerStats) {
 			fmt.Fprintf(w, "        %-37s%s\n", st.Name+":", st.Value)
 		}
 	}
+	writeAttribution(w, s)
 	fmt.Fprintf(w, "    bytes written per transaction (%d transactions):\n", s.Transactions)
 	for _, k := range []struct{ key, label string }{{"wal_bytes", "WAL/redo log"}, {"binlog_bytes", "binary log"}, {"data_bytes", "data files"}} {
 		if v, ok := s.PerTransaction[k.key]; ok {
-			fmt.Fprintf(w, "        %-37s%.1f\n", k.label+":", v)
+			fmt.Fprintf(w, "        %-37s%.1f\n", k.label+s.mark(k.key)+":", v)
 		}
 	}
 	if c := s.CPU; c != nil {
-		fmt.Fprintf(w, "    server CPU:                          avg %.1f%%, peak %.1f%% (pid %d, %d process(es), %d samples)\n",
+		fmt.Fprintf(w, "    %-41savg %.1f%%, peak %.1f%% (pid %d, %d process(es), %d samples)\n", "server CPU"+s.mark("")+":",
 			c.AvgPct, c.PeakPct, c.PID, c.Processes, c.Samples)
-		fmt.Fprintf(w, "    server memory:                       peak %.1f MiB\n", float64(c.PeakBytes)/(1<<20))
+		fmt.Fprintf(w, "    %-41speak %.1f MiB\n", "server memory"+s.mark("")+":", float64(c.PeakBytes)/(1<<20))
 	} else {
 		fmt.Fprintf(w, "    server CPU and memory:               not available (the server is not on this machine)\n")
 	}
@@ -122,7 +207,7 @@ func WriteServer(w io.Writer, s *ServerStats) {
 			if s.Transactions > 0 {
 				per = v / float64(s.Transactions)
 			}
-			fmt.Fprintf(w, "        %-37s%-14.0f (%.2f)\n", k+":", v, per)
+			fmt.Fprintf(w, "        %-37s%-14.0f (%.2f)\n", k+s.mark(k)+":", v, per)
 		}
 	}
 	if len(s.Gauges) > 0 {
@@ -133,8 +218,11 @@ func WriteServer(w io.Writer, s *ServerStats) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(w, "        %-37s%.2f\n", k+":", s.Gauges[k])
+			fmt.Fprintf(w, "        %-37s%.2f\n", k+s.mark(k)+":", s.Gauges[k])
 		}
+	}
+	for _, a := range s.Absent {
+		fmt.Fprintf(w, "    not on this server: %s\n", a)
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(w, "    not read: %s\n", strings.TrimSpace(n))

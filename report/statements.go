@@ -61,6 +61,8 @@ type StatementResult struct {
 	SumNS       int64              `json:"sum_ns"`
 	Percentiles map[string]float64 `json:"percentiles_ms"`
 	Histogram   Histogram          `json:"histogram"`
+
+	hist *hdr.Histogram // the decoded histogram, once checked
 }
 
 // NewStatementResults records statements with the given percentiles.
@@ -83,9 +85,12 @@ func NewStatementResults(list []*metrics.Statement, percentiles []float64) ([]St
 
 // statement turns a recorded statement back into its figures.
 func (r *StatementResult) statement() (*metrics.Statement, error) {
-	h, err := hdr.Decode([]byte(r.Histogram.Encoded))
-	if err != nil {
-		return nil, fmt.Errorf("the histogram of statement %q does not decode: %v", r.SQL, err)
+	h := r.hist
+	if h == nil {
+		var err error
+		if h, err = decodeHistogram(&r.Histogram); err != nil {
+			return nil, fmt.Errorf("statement %q: %v", r.SQL, err)
+		}
 	}
 	return &metrics.Statement{SQL: r.SQL, Count: r.Count, Errors: r.Errors, Timed: r.Timed,
 		SumNS: r.SumNS, MinNS: r.MinNS, MaxNS: r.MaxNS, Hist: h}, nil

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,35 +43,41 @@ type Sampler struct {
 	stop chan struct{}
 	done chan struct{}
 
-	mu          sync.Mutex // the observer's connection and everything below
-	settings    []report.Setting
-	notes       []string
-	noted       map[string]bool
-	begin       sample // at the window's start
-	last        sample // the latest counters sample
-	interval    sample // at the last intermediate report
-	gaugeSum    map[string]float64
-	gaugeN      int
-	waits       map[string]int
-	waitN       int
-	cpu         report.ServerCPU
-	cpuSum      float64
-	procs       map[int]uint64 // pid -> CPU ticks at the last process sample
-	procSamples int
-	procAt      time.Time
-	lastCPU     *float64
+	mu       sync.Mutex // the observer's connection and everything below
+	settings []report.Setting
+	notes    []string
+	noted    map[string]bool
+	absent   []string
+	begin    sample // at the window's start
+	last     sample // the latest counters sample
+	interval sample // at the last intermediate report
+	gaugeSum map[string]float64
+	gaugeN   int
+	waits    map[string]int
+	waitN    int
+	// sessions and active sum the run's sessions, and those not waiting
+	// for the client, over the waitSamples samples.
+	sessions, active, waitSamples int
+	cpu                           report.ServerCPU
+	cpuSum                        float64
+	procs                         map[int]uint64 // pid -> CPU ticks at the last process sample
+	procSamples                   int
+	procAt                        time.Time
+	lastCPU                       *float64
 }
 
 type sample struct {
 	at       time.Time
 	counters map[string]float64
+	own      []drivers.Work // read with the counters
 }
 
 // New reads the server's settings and finds its process: pid, when not 0,
 // is --server-pid; otherwise the process listening on the server's port
 // or socket, when the server is on this machine.
 func New(ctx context.Context, obs drivers.Observer, pid int, log *logging.Logger) *Sampler {
-	s := &Sampler{obs: obs, log: log, noted: map[string]bool{}, gaugeSum: map[string]float64{}, waits: map[string]int{}}
+	s := &Sampler{obs: obs, log: log, noted: map[string]bool{}, gaugeSum: map[string]float64{}, waits: map[string]int{},
+		absent: obs.Absent()}
 	settings, notes, err := obs.Settings(ctx)
 	s.note(notes...)
 	if err != nil {
@@ -138,7 +145,7 @@ func (s *Sampler) read(ctx context.Context, at time.Time) sample {
 		s.gaugeSum[k] += v
 	}
 	s.gaugeN++
-	s.last = sample{at: at, counters: counters}
+	s.last = sample{at: at, counters: counters, own: s.obs.Own()}
 	return s.last
 }
 
@@ -153,6 +160,7 @@ func (s *Sampler) Begin(at time.Time) {
 	s.gaugeN = 0
 	clear(s.waits)
 	s.waitN = 0
+	s.sessions, s.active, s.waitSamples = 0, 0, 0
 	s.cpu, s.cpuSum = report.ServerCPU{PID: s.pid}, 0
 	s.procs, s.procAt = nil, time.Time{}
 	s.procSamples = 0
@@ -212,7 +220,12 @@ func (s *Sampler) sampleWaits() {
 			s.waits[w]++
 			s.waitN++
 		}
+		if !strings.HasPrefix(w, "Client:") {
+			s.active++
+		}
 	}
+	s.sessions += len(ws)
+	s.waitSamples++
 }
 
 // sampleProcesses adds a CPU sample of the server's processes, and a
@@ -309,6 +322,12 @@ func (s *Sampler) Stats(transactions uint64) *report.ServerStats {
 	for k, v := range s.gaugeSum {
 		out.Gauges[k] = v / float64(s.gaugeN)
 	}
+	if s.waitSamples > 0 {
+		out.Gauges[report.RunSessions] = float64(s.sessions) / float64(s.waitSamples)
+		out.Gauges[report.RunSessionsActive] = float64(s.active) / float64(s.waitSamples)
+	}
+	out.Attribution = attribute(s.begin, s.last)
+	out.Absent = append([]string{}, s.absent...)
 	if s.pid != 0 || s.cpu.Samples > 0 {
 		c := s.cpu
 		out.CPU = &c
@@ -324,6 +343,33 @@ func (s *Sampler) Stats(transactions uint64) *report.ServerStats {
 	})
 	return out
 }
+
+// attribute compares the growth of each counter the observer counts work
+// in with the run's and the observer's own counts over the window.
+func attribute(begin, end sample) []report.Attribution {
+	out := []report.Attribution{}
+	for i, w := range end.own {
+		server, ok := end.counters[w.Counter]
+		if !ok || i >= len(begin.own) {
+			continue
+		}
+		a := report.Attribution{Scope: w.Scope, Counter: w.Counter, What: w.What, Prefix: w.Prefix,
+			Server: server - begin.counters[w.Counter], Run: float64(w.Run - begin.own[i].Run),
+			Sampler: float64(w.Observer - begin.own[i].Observer)}
+		a.Others = a.Server - a.Run - a.Sampler
+		a.OthersActive = a.Others > max(othersNoise, othersShare*a.Run)
+		out = append(out, a)
+	}
+	return out
+}
+
+// Work of others below this count, or this share of the run's, is noise:
+// the server's own background transactions (autovacuum), a sample read a
+// statement apart from its count.
+const (
+	othersNoise = 10
+	othersShare = 0.01
+)
 
 // Close closes the observer's connection.
 func (s *Sampler) Close() error { return s.obs.Close() }

@@ -15,12 +15,66 @@
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
 
   const number = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+  // format shows a value in its axis's unit, as a person reads it.
+  function format(v, unit) {
+    switch (unit) {
+      case 'bytes': {
+        let i = 0;
+        while (Math.abs(v) >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+        return number.format(v) + ' ' + units[i];
+      }
+      case 'ms': return number.format(v) + ' ms';
+      case '%': return number.format(v) + '%';
+    }
+    return number.format(v);
+  }
 
   // range is a tooltip line with the min and max over the rounds.
-  function range(item) {
-    const r = item.dataset.ranges && item.dataset.ranges[item.dataIndex];
-    return r ? 'min ' + number.format(r[0]) + ', max ' + number.format(r[1]) : '';
+  function range(unit) {
+    return function (item) {
+      const r = item.dataset.ranges && item.dataset.ranges[item.dataIndex];
+      return r ? 'rounds from ' + format(r[0], unit) + ' to ' + format(r[1], unit) : '';
+    };
   }
+
+  // whiskers draws, for each point or bar with a range, a line from the
+  // rounds' min to their max, capped at both ends: how far apart the
+  // rounds were, visible without hovering. It keeps on the chart how many
+  // it drew ($whiskers), for the page's tests.
+  const whiskers = {
+    id: 'whiskers',
+    afterDatasetsDraw: function (chart) {
+      const ctx = chart.ctx, area = chart.chartArea;
+      let drawn = 0;
+      chart.data.datasets.forEach(function (ds, i) {
+        if (!ds.ranges || !chart.isDatasetVisible(i)) return;
+        const meta = chart.getDatasetMeta(i), y = chart.scales[meta.yAxisID];
+        ds.ranges.forEach(function (r, j) {
+          const el = meta.data[j];
+          if (!r || !el || !Number.isFinite(el.x) || r[0] === r[1]) return;
+          const top = Math.max(area.top, y.getPixelForValue(r[1]));
+          const bottom = Math.min(area.bottom, y.getPixelForValue(r[0]));
+          const cap = Math.min(7, (el.width || 14) / 3);
+          ctx.save();
+          ctx.strokeStyle = ds.borderColor;
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(el.x, top);
+          ctx.lineTo(el.x, bottom);
+          ctx.moveTo(el.x - cap, top);
+          ctx.lineTo(el.x + cap, top);
+          ctx.moveTo(el.x - cap, bottom);
+          ctx.lineTo(el.x + cap, bottom);
+          ctx.stroke();
+          ctx.restore();
+          drawn++;
+        });
+      });
+      chart.$whiskers = drawn;
+    },
+  };
 
   function dataset(spec, ds) {
     const bar = spec.type === 'bar';
@@ -40,18 +94,36 @@
     };
   }
 
+  // top is the largest value a chart draws, whiskers included, so that
+  // the y axis leaves room for them.
+  function top(spec) {
+    let m = 0;
+    for (const ds of spec.datasets) {
+      for (const r of ds.ranges || []) if (r) m = Math.max(m, r[1]);
+    }
+    return m;
+  }
+
   function scale(axis, spec, isY) {
-    return {
+    const s = {
       type: isY || axis.linear ? 'linear' : 'category',
       beginAtZero: isY,
       // Categories' points sit in the middle of their slot, not on the
       // edge (a single thread count's point would sit on the y axis).
       offset: !isY && !axis.linear,
       stacked: Boolean(spec.stacked),
-      // Seconds are whole.
-      ticks: axis.linear && !isY ? { precision: 0 } : {},
+      ticks: {},
       title: { display: true, text: axis.title },
     };
+    if (axis.linear && !isY) s.ticks.precision = 0; // seconds are whole
+    if (axis.unit) s.ticks.callback = function (v) { return format(v, axis.unit); };
+    if (axis.min !== undefined) s.min = axis.min;
+    if (axis.max !== undefined) s.max = axis.max;
+    if (isY && !spec.stacked) {
+      const m = top(spec);
+      if (m > 0) s.suggestedMax = m;
+    }
+    return s;
   }
 
   // lineLegend shows each line in the legend as a short stretch of it,
@@ -76,6 +148,7 @@
         labels: spec.labels,
         datasets: spec.datasets.map(function (ds) { return dataset(spec, ds); }),
       },
+      plugins: [whiskers],
       options: {
         responsive: true,
         interaction: { mode: 'nearest', intersect: false },
@@ -86,7 +159,12 @@
             position: 'bottom',
             labels: spec.type === 'line' ? lineLegend : { boxWidth: 14 },
           },
-          tooltip: { callbacks: { afterLabel: range } },
+          tooltip: {
+            callbacks: {
+              label: function (item) { return item.dataset.label + ': ' + format(item.parsed.y, spec.y.unit); },
+              afterLabel: range(spec.y.unit),
+            },
+          },
         },
       },
     };

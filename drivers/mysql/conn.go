@@ -33,6 +33,10 @@ type conn struct {
 	// OS thread in its reads takes a processor from the workers
 	// (docs/performance.md, run 6).
 	observer bool
+	// sess records, under --server-stats, the session id of a run's
+	// connection and the statements it sends (what Questions counts: a
+	// query's statements and prepared statements' executions).
+	sess *drivers.Session
 
 	connector driver.Connector
 	dc        driver.Conn
@@ -101,12 +105,38 @@ func (c *conn) connect(ctx context.Context) error {
 	c.dc, c.queryer, c.execer = dc, q, e
 	c.gen++
 	c.wireOn = false
+	if !c.observer && c.d.sessions.Tracking() {
+		c.track()
+	}
 	if c.d.s.tls == nil && !c.d.s.compress && !c.d.noWire {
 		if w := newWire(dc, c.nc, c.wire); w != nil {
 			c.wire, c.wireOn = w, true
 		}
 	}
 	return nil
+}
+
+// track records the new connection as one of the run's sessions: its id
+// is asked (a statement of the run's, counted as such).
+func (c *conn) track() {
+	rs, err := c.queryer.Query("SELECT CONNECTION_ID()", nil)
+	if err != nil {
+		return
+	}
+	defer rs.Close()
+	row := make([]driver.Value, 1)
+	if rs.Next(row) != nil {
+		return
+	}
+	var id string
+	switch v := row[0].(type) {
+	case []byte:
+		id = string(v)
+	default:
+		id = fmt.Sprint(v)
+	}
+	c.sess = c.d.sessions.Open(id)
+	c.sess.Count(1)
 }
 
 // dial opens the socket and remembers it so abort can close it.
@@ -203,6 +233,7 @@ func (c *conn) run(ctx context.Context, query string, rows bool) (drivers.Result
 	if c.d.s.debug {
 		c.d.debugf("mysql_real_query(\"%s\", %d)", query, len(query))
 	}
+	c.sess.Count(1)
 	if !rows {
 		r, err := c.execer.Exec(query, nil)
 		if err != nil {
@@ -285,6 +316,7 @@ func (c *conn) NextResult(ctx context.Context) (drivers.Result, error) {
 		}
 		return nil, c.fail(ctx, err, "", "mysql_next_result()")
 	}
+	c.sess.Count(1) // another statement of the query
 	return c.store(ctx, rs, len(rs.Columns()), "mysql_store_result()")
 }
 
@@ -353,6 +385,8 @@ func (c *conn) close() {
 		c.dc.Close()
 		c.dc, c.queryer, c.execer = nil, nil, nil
 	}
+	c.sess.Close()
+	c.sess = nil
 	c.ncMu.Lock()
 	c.nc = nil
 	c.ncMu.Unlock()
@@ -522,6 +556,7 @@ func (s *stmt) execute(args []drivers.Value) (drivers.Result, string, error) {
 	if c.d.s.debug {
 		c.d.debugf("mysql_stmt_execute(\"%s\")", s.query)
 	}
+	c.sess.Count(1)
 	if s.wire {
 		if err := c.wire.execute(s, args, &c.res); err != nil {
 			if f, ok := err.(fetchError); ok {

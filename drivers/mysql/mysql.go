@@ -47,7 +47,9 @@ var driverOptions = []options.Option{
 	{Name: "mysql-user", Desc: "MySQL user", Kind: options.String, Default: "sbtest"},
 	{Name: "mysql-password", Desc: "MySQL password", Kind: options.String, Default: ""},
 	{Name: "mysql-db", Desc: "MySQL database name", Kind: options.String, Default: "sbtest"},
-	{Name: "mysql-ssl", Desc: "use SSL connections, if available in the client library", Kind: options.Bool, Default: "off", Words: true},
+	{Name: "mysql-ssl", Desc: "use SSL/TLS: on (as sysbench 1.0.20: TLS when the server offers it, plain text otherwise; the certificate is not verified; client-cert.pem and client-key.pem from the current directory when there), off, or one of sysbench 1.1's modes DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY",
+		Kind: options.Bool, Default: "off", Words: true, Placeholder: "[=on|off|MODE]",
+		Ref: &options.Option{Name: "mysql-ssl", Desc: "use SSL connections, if available in the client library", Kind: options.Bool, Default: "off"}},
 	{Name: "mysql-ssl-cipher", Desc: "use specific cipher for SSL connections", Kind: options.String, Default: ""},
 	{Name: "mysql-compression", Desc: "use compression, if available in the client library", Kind: options.Bool, Default: "off"},
 	{Name: "mysql-debug", Desc: "trace all client library calls", Kind: options.Bool, Default: "off"},
@@ -214,6 +216,9 @@ type drv struct {
 
 	mu   sync.Mutex
 	next int // round-robin position in s.targets
+
+	// sessions are the run's connections, for --server-stats.
+	sessions drivers.Sessions
 }
 
 var _ drivers.Driver = (*drv)(nil)

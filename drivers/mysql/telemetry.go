@@ -6,22 +6,46 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 var _ drivers.Observable = (*drv)(nil)
 
-// Observe connects to the first target, outside the round-robin.
+// Observe connects to the first target, outside the round-robin, and
+// starts recording the run's connections (those opened from now on).
 func (d *drv) Observe(ctx context.Context) (drivers.Observer, error) {
 	c := &conn{d: d, t: d.s.targets[0], observer: true}
 	if err := c.connect(ctx); err != nil {
 		return nil, fmt.Errorf("--server-stats: cannot connect to the server: %v", connectError(err, c.t).Msg)
 	}
+	d.sessions.Track()
 	return &observer{c: c}, nil
 }
 
-type observer struct{ c *conn }
+type observer struct {
+	c *conn
+	// queries counts the observer's own statements (Questions counts
+	// them too); only the sampler's goroutine uses the observer.
+	queries atomic.Uint64
+}
+
+// query runs one of the observer's statements.
+func (o *observer) query(ctx context.Context, q string) ([][]string, error) {
+	o.queries.Add(1)
+	return drivers.QueryRows(ctx, o.c, q)
+}
+
+// Own: the statements sent, as Questions counts them, server-wide (SHOW
+// GLOBAL STATUS has no narrower scope).
+func (o *observer) Own() []drivers.Work {
+	return []drivers.Work{{Scope: "server", Counter: "Questions", What: "statements",
+		Run: o.c.d.sessions.Work(), Observer: o.queries.Load()}}
+}
+
+// Absent: a MySQL or MariaDB server has what is read.
+func (o *observer) Absent() []string { return nil }
 
 func (o *observer) Close() error { return o.c.Close() }
 
@@ -41,7 +65,7 @@ var settingNames = []string{"version", "log_bin", "sync_binlog", "innodb_flush_l
 	"binlog_format", "transaction_isolation", "tx_isolation", "innodb_flush_method", "performance_schema"}
 
 func (o *observer) Settings(ctx context.Context) ([]drivers.Setting, []string, error) {
-	rows, err := drivers.QueryRows(ctx, o.c, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('"+strings.Join(settingNames, "','")+"')")
+	rows, err := o.query(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('"+strings.Join(settingNames, "','")+"')")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,7 +82,7 @@ var gauges = map[string]bool{"Threads_running": true, "Threads_connected": true,
 	"Innodb_buffer_pool_pages_dirty": true, "Innodb_row_lock_current_waits": true}
 
 func (o *observer) Counters(ctx context.Context) (map[string]float64, map[string]float64, []string, error) {
-	rows, err := drivers.QueryRows(ctx, o.c, "SHOW GLOBAL STATUS")
+	rows, err := o.query(ctx, "SHOW GLOBAL STATUS")
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -82,17 +106,22 @@ func (o *observer) Counters(ctx context.Context) (map[string]float64, map[string
 	return counters, levels, nil, nil
 }
 
-// Waits samples the processlist states of the run user's other sessions
-// that are running a statement (performance_schema's wait events are off
-// by default on MariaDB and need instruments enabled).
+// Waits samples the processlist states of the run's own sessions, by
+// their ids (performance_schema's wait events are off by default on
+// MariaDB and need instruments enabled).
 func (o *observer) Waits(ctx context.Context) ([]string, error) {
-	rows, err := drivers.QueryRows(ctx, o.c, "SELECT COMMAND, STATE FROM information_schema.PROCESSLIST "+
+	rows, err := o.query(ctx, "SELECT ID, COMMAND, STATE FROM information_schema.PROCESSLIST "+
 		"WHERE USER = SUBSTRING_INDEX(USER(), '@', 1) AND ID <> CONNECTION_ID()")
 	if err != nil {
 		return nil, err
 	}
+	ours := o.c.d.sessions.IDs()
 	out := make([]string, 0, len(rows))
 	for _, r := range rows {
+		if !ours[r[0]] {
+			continue
+		}
+		r = r[1:]
 		switch {
 		case r[0] == "Sleep":
 			out = append(out, "Client:idle")

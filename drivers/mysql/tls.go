@@ -14,17 +14,19 @@ import (
 // tlsConfig turns --mysql-ssl and friends into a TLS configuration (nil for
 // plain connections) and whether plain text is an acceptable fallback.
 //
-// --mysql-ssl takes the reference's on/off, where on means REQUIRED, or one
-// of libmysqlclient's --ssl-mode values: DISABLED, PREFERRED, REQUIRED
-// (encrypt, do not verify), VERIFY_CA (verify the chain against
-// --mysql-ssl-ca), VERIFY_IDENTITY (also verify the host name).
+// --mysql-ssl takes the reference's on/off, or one of libmysqlclient's
+// --ssl-mode values: DISABLED, PREFERRED, REQUIRED (encrypt, do not
+// verify), VERIFY_CA (verify the chain against --mysql-ssl-ca),
+// VERIFY_IDENTITY (also verify the host name). The reference's on, built
+// on Debian's libmariadb, asks for TLS and goes on in plain text with a
+// server that has none: PREFERRED.
 func tlsConfig(v *options.Values) (*tls.Config, bool, error) {
 	raw := strings.TrimSpace(v.String("mysql-ssl"))
 	mode := strings.ToUpper(raw)
 	if b, err := options.ParseBool(raw); err == nil && raw != "" {
 		mode = "DISABLED"
 		if b {
-			mode = "REQUIRED"
+			mode = "PREFERRED"
 		}
 	}
 	if raw == "" {

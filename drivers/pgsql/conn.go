@@ -23,6 +23,10 @@ type conn struct {
 	// OS thread in its reads takes a processor from the workers.
 	observer bool
 	pg       *pgconn.PgConn
+	// sess records, under --server-stats, the backend of a run's
+	// connection and the transactions it ended (what pg_stat_database
+	// counts in xact_commit and xact_rollback).
+	sess *drivers.Session
 
 	// gen counts (re)connections; a statement prepared under an older
 	// generation is prepared again before use.
@@ -85,6 +89,9 @@ func (c *conn) dial(ctx context.Context) error {
 	c.pg = pg
 	c.mu.Unlock()
 	c.gen++
+	if !c.observer {
+		c.sess = c.d.sessions.Open(strconv.FormatUint(uint64(pg.PID()), 10))
+	}
 	c.stdStrings = pg.ParameterStatus("standard_conforming_strings") != "off"
 	return nil
 }
@@ -114,6 +121,8 @@ func (c *conn) closePg() {
 		c.pg = nil
 		c.mu.Unlock()
 	}
+	c.sess.Close()
+	c.sess = nil
 }
 
 // Close closes the connection.
@@ -153,13 +162,30 @@ func (c *conn) begin(ctx context.Context) error {
 	}
 	c.mu.Unlock()
 	if err := ctx.Err(); err != nil {
-		c.end()
+		c.release()
 		return err
 	}
 	return nil
 }
 
+// end follows every call to the server: the connection is no longer
+// busy, and a transaction that the call ended (the server is idle after
+// it: an implicit one of a statement, a COMMIT or ROLLBACK, a prepare's
+// Sync) is counted for --server-stats.
 func (c *conn) end() {
+	c.release()
+	c.countTransaction()
+}
+
+// countTransaction counts a transaction ended by the last call.
+func (c *conn) countTransaction() {
+	if c.sess != nil && c.pg != nil && !c.pg.IsClosed() && c.pg.TxStatus() == 'I' {
+		c.sess.Count(1)
+	}
+}
+
+// release marks the connection not busy.
+func (c *conn) release() {
 	c.mu.Lock()
 	c.active = 0
 	c.mu.Unlock()
@@ -306,6 +332,7 @@ func (c *conn) fail(ctx context.Context, err error, op, query string) error {
 	if c.d.ignorable(e.State) {
 		// As sysbench: roll back so that the restarted event begins clean.
 		_ = c.pg.Exec(context.Background(), "ROLLBACK").Close()
+		c.countTransaction()
 		e.Kind = drivers.Ignorable
 		return e
 	}

@@ -99,6 +99,9 @@ type driver struct {
 	log      *logging.Logger
 
 	next atomic.Uint64 // connections opened so far, for round-robin
+
+	// sessions are the run's connections, for --server-stats.
+	sessions drivers.Sessions
 }
 
 // Open validates the pgsql-* options.

@@ -269,7 +269,7 @@ const (
 	// gopher-lua refuses: LuaJIT syntax it does not know
 	gopherRefuses = featGotoName | featIdentByte | featSpace | featComment | featNumber | featEscape | featHeader
 	// both accept, with different trees
-	gopherDiffers = featEscape | featNumber | featLocalFunc
+	gopherDiffers = featEscape | featNumber
 )
 
 // compareWithGopher checks one chunk against gopher-lua's parser. It

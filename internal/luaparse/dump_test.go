@@ -33,13 +33,21 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent string) {
 			b.WriteString("nil")
 			return
 		}
+		if lf, ok := v.Interface().(*LocalFunctionStmt); ok {
+			// gopher-lua's tree has "local function" as this assignment.
+			st := &ast.LocalAssignStmt{Names: []string{lf.Name}, Exprs: []ast.Expr{lf.Func}}
+			st.SetLine(lf.Line())
+			st.SetLastLine(lf.LastLine())
+			dumpValue(b, reflect.ValueOf(st), indent)
+			return
+		}
 		if n, ok := v.Interface().(*ast.NumberExpr); ok {
-			fmt.Fprintf(b, "NumberExpr@%d-%d{%s}", n.Line(), n.LastLine(), compiledNumber(n.Value))
+			fmt.Fprintf(b, "NumberExpr@%d{%s}", n.Line(), compiledNumber(n.Value))
 			return
 		}
 		e := v.Elem()
 		if ph, ok := v.Interface().(ast.PositionHolder); ok {
-			fmt.Fprintf(b, "%s@%d-%d{", e.Type().Name(), ph.Line(), ph.LastLine())
+			fmt.Fprintf(b, "%s@%d-%d{", e.Type().Name(), ph.Line(), gopherLastLine(v.Interface(), ph))
 		} else {
 			fmt.Fprintf(b, "%s{", e.Type().Name())
 		}
@@ -66,6 +74,19 @@ func dumpValue(b *strings.Builder, v reflect.Value, indent string) {
 	default:
 		fmt.Fprintf(b, "%#v", v.Interface())
 	}
+}
+
+// gopherLastLine is a node's LastLine where gopher-lua's parser sets it
+// too (blocks, function bodies), 0 for the nodes whose LastLine is ours
+// alone (where LuaJIT places their code).
+func gopherLastLine(n any, ph ast.PositionHolder) int {
+	switch n.(type) {
+	case *ast.AssignStmt, *ast.ReturnStmt:
+		return 0
+	case *ast.FunctionExpr, ast.Stmt:
+		return ph.LastLine()
+	}
+	return 0
 }
 
 // compiledNumber is the value gopher-lua's compiler gives a NumberExpr

@@ -125,7 +125,6 @@ const (
 	featSpace                         // \v or \f between tokens
 	featComment                       // "--[=" not opening a long comment
 	featHeader                        // a "#" first line or a UTF-8 BOM
-	featLocalFunc                     // local f = function ... f ... end (see localFunctionValue)
 )
 
 const eof = -1

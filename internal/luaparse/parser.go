@@ -4,9 +4,13 @@
 // builds the gopher-lua AST gopher-lua's compiler takes.
 //
 // It refuses what LuaJIT refuses, with LuaJIT's message and line, and
-// builds for what it accepts the same nodes and positions as gopher-lua's
-// own parser (runtime errors then name the lines they always did), except
-// where gopher-lua would read the source differently from LuaJIT.
+// builds for what it accepts the same nodes as gopher-lua's own parser,
+// but for "local function" (LocalFunctionStmt), with their Line() where
+// gopher-lua puts it. LastLine() is where LuaJIT would place the node's
+// code (its lexer's lastline once the node is read), which is what our
+// compiler reports run-time errors by: an expression's last line, a call's
+// line where its arguments start, the end of a return's or an
+// assignment's values.
 //
 // The parser follows the structure of LuaJIT's lj_parse.c function by
 // function, because LuaJIT's error positions and limits (syntax levels,
@@ -60,10 +64,6 @@ type parser struct {
 	fs    *funcState
 	level int // LuaJIT's syntactic nesting level
 	vtop  int // LuaJIT's variable stack height
-	// Names of "local NAME = ..." whose value is being parsed, and whether
-	// the value mentions them (see localFunctionValue).
-	watch    []string
-	watchHit []bool
 }
 
 // Kinds of primary expression, which decide what a statement can be.
@@ -199,6 +199,7 @@ func (p *parser) statement(stmts []ast.Stmt) ([]ast.Stmt, bool) {
 		p.advance()
 		if !isBlockEnd(p.tok.kind) && p.tok.kind != ';' {
 			st.Exprs = p.exprList()
+			st.SetLastLine(p.lastLine)
 		}
 		return append(stmts, st), true
 	case tkBreak:
@@ -373,6 +374,15 @@ func (p *parser) field(obj ast.Expr) ast.Expr {
 	return e
 }
 
+// LocalFunctionStmt is "local function Name body": unlike "local Name =
+// function body", the name is in scope inside the body. gopher-lua's tree
+// has no node for it.
+type LocalFunctionStmt struct {
+	ast.StmtBase
+	Name string
+	Func *ast.FunctionExpr
+}
+
 func (p *parser) localStat() ast.Stmt {
 	st := &ast.LocalAssignStmt{}
 	st.SetLine(p.tok.line)
@@ -382,9 +392,10 @@ func (p *parser) localStat() ast.Stmt {
 		p.varNew(0, name)
 		p.varAdd(1)
 		body := p.body(false, p.line)
-		st.Names, st.Exprs = []string{name}, []ast.Expr{body}
-		st.SetLastLine(body.LastLine())
-		return st
+		lf := &LocalFunctionStmt{Name: name, Func: body}
+		lf.SetLine(st.Line())
+		lf.SetLastLine(body.LastLine())
+		return lf
 	}
 	for n := 0; ; n++ {
 		name := p.name()
@@ -396,8 +407,6 @@ func (p *parser) localStat() ast.Stmt {
 	}
 	if !p.opt('=') {
 		st.Exprs = []ast.Expr{}
-	} else if len(st.Names) == 1 {
-		st.Exprs = p.localFunctionValue(st.Names[0])
 	} else {
 		st.Exprs = p.exprList()
 	}
@@ -405,34 +414,8 @@ func (p *parser) localStat() ast.Stmt {
 	return st
 }
 
-// localFunctionValue parses the values of "local name = ...". gopher-lua's
-// compiler makes name visible inside a lone function value, as for "local
-// function name"; in LuaJIT the function sees the outer name. When the
-// function mentions name, a trailing nil value (which changes nothing
-// else) keeps the compiler from taking that path.
-func (p *parser) localFunctionValue(name string) []ast.Expr {
-	p.watch = append(p.watch, name)
-	p.watchHit = append(p.watchHit, false)
-	exprs := p.exprList()
-	n := len(p.watch) - 1
-	hit := p.watchHit[n]
-	p.watch, p.watchHit = p.watch[:n], p.watchHit[:n]
-	if fn, ok := exprs[0].(*ast.FunctionExpr); ok && len(exprs) == 1 && hit {
-		p.features |= featLocalFunc
-		nilValue := &ast.NilExpr{}
-		nilValue.SetLine(fn.LastLine())
-		exprs = append(exprs, nilValue)
-	}
-	return exprs
-}
-
-// ident makes a name's node, noting mentions of watched local names.
+// ident makes a name's node.
 func (p *parser) ident(name string, line int) *ast.IdentExpr {
-	for i, w := range p.watch {
-		if w == name {
-			p.watchHit[i] = true
-		}
-	}
 	e := &ast.IdentExpr{Value: name}
 	e.SetLine(line)
 	return e
@@ -502,6 +485,7 @@ func (p *parser) exprStat() ast.Stmt {
 	p.check('=')
 	st := &ast.AssignStmt{Lhs: lhs, Rhs: p.exprList()}
 	st.SetLine(lhs[0].Line())
+	st.SetLastLine(p.lastLine)
 	return st
 }
 
@@ -557,31 +541,33 @@ func (p *parser) exprList() []ast.Expr {
 	return list
 }
 
-func (p *parser) args() []ast.Expr {
-	line := p.line
+// args parses a call's arguments; line is where they start, the line
+// LuaJIT puts the call on.
+func (p *parser) args() (args []ast.Expr, line int) {
+	line = p.line
 	switch p.tok.kind {
 	case '(':
 		if line != p.lastLine {
 			p.errSyntax("ambiguous syntax (function call x new statement)")
 		}
 		p.advance()
-		var args []ast.Expr
 		if p.tok.kind == ')' {
 			args = []ast.Expr{}
 		} else {
 			args = p.exprList()
 		}
 		p.match(')', '(', line)
-		return args
+		return args, line
 	case '{':
-		return []ast.Expr{p.table()}
+		return []ast.Expr{p.table()}, line
 	case tkString:
 		s := p.stringExpr()
 		p.advance()
-		return []ast.Expr{s}
+		s.SetLastLine(p.lastLine)
+		return []ast.Expr{s}, line
 	}
 	p.errSyntax("function arguments expected")
-	return nil
+	return nil, line
 }
 
 func (p *parser) stringExpr() *ast.StringExpr {
@@ -605,6 +591,7 @@ func (p *parser) primary() (ast.Expr, int) {
 		name := p.name()
 		p.resolve(p.fs, name)
 		e, kind = p.ident(name, line), kindVar
+		e.SetLastLine(p.lastLine)
 	default:
 		p.errSyntax("unexpected symbol")
 	}
@@ -614,24 +601,32 @@ func (p *parser) primary() (ast.Expr, int) {
 			p.advance()
 			key := p.stringExpr()
 			key.Value = p.name()
+			key.SetLastLine(p.lastLine)
 			a := &ast.AttrGetExpr{Object: e, Key: key}
 			a.SetLine(e.Line())
+			a.SetLastLine(p.lastLine)
 			e, kind = a, kindVar
 		case '[':
 			p.advance()
 			a := &ast.AttrGetExpr{Object: e, Key: p.expr()}
 			p.check(']')
 			a.SetLine(e.Line())
+			a.SetLastLine(p.lastLine)
 			e, kind = a, kindVar
 		case ':':
 			p.advance()
 			c := &ast.FuncCallExpr{Receiver: e, Method: p.name()}
-			c.Args = p.args()
+			var line int
+			c.Args, line = p.args()
 			c.SetLine(e.Line())
+			c.SetLastLine(line)
 			e, kind = c, kindCall
 		case '(', tkString, '{':
-			c := &ast.FuncCallExpr{Func: e, Args: p.args()}
+			c := &ast.FuncCallExpr{Func: e}
+			var line int
+			c.Args, line = p.args()
 			c.SetLine(e.Line())
+			c.SetLastLine(line)
 			e, kind = c, kindCall
 		default:
 			return e, kind
@@ -686,6 +681,7 @@ func (p *parser) simple() ast.Expr {
 	}
 	e.SetLine(p.tok.line)
 	p.advance()
+	e.SetLastLine(p.lastLine)
 	return e
 }
 
@@ -734,6 +730,7 @@ func (p *parser) table() *ast.TableExpr {
 		}
 	}
 	p.match('}', '{', line)
+	t.SetLastLine(p.lastLine)
 	return t
 }
 
@@ -823,6 +820,7 @@ func (p *parser) binary(limit int) (ast.Expr, int) {
 		p.advance()
 		rhs, next := p.binary(priority[op].right)
 		e = binaryExpr(op, e, rhs)
+		e.SetLastLine(p.lastLine)
 		op = next
 	}
 	p.levelEnd()
@@ -862,5 +860,6 @@ func (p *parser) unary() ast.Expr {
 		e = &ast.UnaryLenOpExpr{Expr: operand}
 	}
 	e.SetLine(operand.Line()) // gopher-lua's position for unary operations
+	e.SetLastLine(p.lastLine)
 	return e
 }

@@ -26,6 +26,18 @@ type ChartCheck struct {
 	Kind     string // its data-chart attribute
 	Type     string // the Chart.js chart type: "line", "bar"
 	Datasets []DatasetCheck
+	// X and Y are its axes as drawn.
+	X, Y AxisCheck
+	// Whiskers counts the range whiskers the page's plugin drew (its
+	// chart.$whiskers; 0 without).
+	Whiskers int
+}
+
+// AxisCheck is an axis as Chart.js drew it: its scale type ("linear",
+// "category", "logarithmic") and its range.
+type AxisCheck struct {
+	Type     string
+	Min, Max float64
 }
 
 // DatasetCheck is one dataset of a chart: its label, and how many of its
@@ -310,7 +322,17 @@ type chartFacts struct {
 	Datasets []datasetFacts `json:"datasets"`
 	// Coloured counts the plot area's pixels in colour: the data. Chart.js
 	// draws the axes, the grid and the text in greys.
-	Coloured int `json:"coloured"`
+	Coloured int       `json:"coloured"`
+	X        axisFacts `json:"x"`
+	Y        axisFacts `json:"y"`
+	Whiskers int       `json:"whiskers"`
+}
+
+// axisFacts is what inspectChartsJS reports of an axis.
+type axisFacts struct {
+	Type string  `json:"type"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
 }
 
 // datasetFacts is what inspectChartsJS reports of a dataset.
@@ -322,7 +344,8 @@ type datasetFacts struct {
 }
 
 func (f chartFacts) check() ChartCheck {
-	c := ChartCheck{ID: f.ID, Kind: f.Kind, Type: f.Type}
+	c := ChartCheck{ID: f.ID, Kind: f.Kind, Type: f.Type, Whiskers: f.Whiskers,
+		X: AxisCheck(f.X), Y: AxisCheck(f.Y)}
 	for _, d := range f.Datasets {
 		c.Datasets = append(c.Datasets, DatasetCheck{Label: d.Label, Points: d.Inside})
 	}
@@ -373,7 +396,8 @@ const inspectChartsJS = `(() => {
     return n;
   };
   const charts = Array.from(document.querySelectorAll('canvas[data-chart]'), (canvas) => {
-    const facts = {id: canvas.id, kind: canvas.dataset.chart, chart: false, type: '', datasets: [], coloured: 0};
+    const facts = {id: canvas.id, kind: canvas.dataset.chart, chart: false, type: '', datasets: [], coloured: 0,
+      x: {type: '', min: 0, max: 0}, y: {type: '', min: 0, max: 0}, whiskers: 0};
     const chart = typeof Chart === 'function' ? Chart.getChart(canvas) : undefined;
     if (!chart) return facts;
     facts.chart = true;
@@ -390,6 +414,11 @@ const inspectChartsJS = `(() => {
       facts.datasets.push({label: String(ds.label), visible: chart.isDatasetVisible(i), values: values, inside: drawn});
     });
     facts.coloured = coloured(canvas, chart);
+    for (const a of ['x', 'y']) {
+      const s = chart.scales[a];
+      if (s) facts[a] = {type: s.type, min: Number(s.min) || 0, max: Number(s.max) || 0};
+    }
+    facts.whiskers = chart.$whiskers || 0;
     return facts;
   });
   return {ready: document.body.dataset.chartsReady || '', charts: charts};

@@ -1,0 +1,1 @@
+error("the driver of the suite: never run")

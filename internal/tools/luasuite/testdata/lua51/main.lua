@@ -1,0 +1,1 @@
+error("the standalone interpreter's tests: never run")

@@ -1,0 +1,1 @@
+assert(string.rep("a", 3) == "aaa")

@@ -1,0 +1,3 @@
+do --- band
+  assert(bit.band(6, 3) == 2)
+end

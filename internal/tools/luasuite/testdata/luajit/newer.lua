@@ -1,0 +1,3 @@
+do --- from a later LuaJIT
+  error("deselected by its index line: never runs")
+end

@@ -1,0 +1,3 @@
+do --- never ends
+  while true do end
+end
