@@ -117,18 +117,30 @@ func searchCModule(L *lua.LState) int {
 	if !ok {
 		libError(L, "'package.cpath' must be a string")
 	}
+	if cand, tried := findOnPath(string(cpath), name); cand == "" {
+		L.Push(lua.LString(tried))
+	} else {
+		libError(L, "error loading module '"+name+"' from file '"+cand+"':\n\tC modules are not supported by sysbench-go")
+	}
+	return 1
+}
+
+// findOnPath is the first regular file the templates of path (";"
+// separated, "?" standing for name with its dots made "/") name, or ""
+// and the "\n\tno file '...'" lines of the files tried, as Lua's
+// searchers report them.
+func findOnPath(path, name string) (found, tried string) {
 	file := strings.ReplaceAll(name, ".", "/")
-	var tried strings.Builder
-	for _, tmpl := range strings.Split(string(cpath), ";") {
+	var b strings.Builder
+	for _, tmpl := range strings.Split(path, ";") {
 		if tmpl == "" {
 			continue
 		}
 		cand := strings.ReplaceAll(tmpl, "?", file)
 		if st, err := os.Stat(cand); err == nil && !st.IsDir() {
-			libError(L, "error loading module '"+name+"' from file '"+cand+"':\n\tC modules are not supported by sysbench-go")
+			return cand, ""
 		}
-		tried.WriteString("\n\tno file '" + cand + "'")
+		b.WriteString("\n\tno file '" + cand + "'")
 	}
-	L.Push(lua.LString(tried.String()))
-	return 1
+	return "", b.String()
 }
