@@ -32,6 +32,9 @@ func luaPath(getenv func(string) string, dir string) string {
 	def += "/usr/local/share/lua/5.1/?.lua;/usr/share/lua/5.1/?.lua;"
 	path := withEnv(getenv("LUA_PATH"), def)
 	if dir != "" && dir != "." {
+		if !strings.HasSuffix(path, ";") {
+			path += ";"
+		}
 		// Not filepath.Join: "./?.lua" names the files as LuaJIT would.
 		path += strings.TrimSuffix(dir, "/") + "/?.lua;"
 	}

@@ -25,6 +25,7 @@ func TestPackagePath(t *testing.T) {
 		{"LUA_PATH ;; is the default", "x/?.lua;;", "", "/root", "", "x/?.lua;" + def + ";", cdef},
 		{"LUA_PATH ;; in the middle", "x/?.lua;;y/?.lua", ";;", "/root", "", "x/?.lua;" + def + ";y/?.lua", ";" + cdef + ";"},
 		{"script directory last", "", "", "/root", "/opt/scripts/", def + "/opt/scripts/?.lua;", cdef},
+		{"script directory after LUA_PATH", "x/?.lua", "", "/root", "/opt/scripts", "x/?.lua;/opt/scripts/?.lua;", cdef},
 		{"script in the working directory", "", "", "/root", ".", def, cdef},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
