@@ -120,7 +120,7 @@ func strFormat(L *lua.LState) int {
 		}
 		sp, next, bad, ok := parseSpec(f, i+1)
 		if !ok {
-			L.RaiseError("invalid option '%s' to 'format'", bad)
+			libError(L, "invalid option '"+bad+"' to 'format'")
 		}
 		i = next
 		arg++

@@ -207,7 +207,7 @@ const maxPrealloc = 1 << 20
 func tableNew(L *lua.LState) int {
 	narr, nhash := checkInt(L, 1), checkInt(L, 2)
 	if nhash < 0 || nhash > 1<<26 {
-		L.RaiseError("table overflow")
+		libError(L, "table overflow")
 	}
 	L.Push(L.CreateTable(int(min(max(narr, 0), maxPrealloc)), int(min(nhash, maxPrealloc))))
 	return 1
