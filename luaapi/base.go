@@ -18,11 +18,11 @@ import (
 func registerBase(L *lua.LState) {
 	g := L.Get(lua.GlobalsIndex).(*lua.LTable)
 	tostring := L.NewFunction(baseToString)
-	gc := &gcState{pause: 200, stepmul: 200, running: true}
+	gc := &gcState{pause: 200, stepmul: 200, running: true, base: heapBytes()}
 	for name, fn := range map[string]lua.LValue{
 		"assert":         L.NewFunction(baseAssert),
 		"collectgarbage": L.NewFunction(gc.collectgarbage),
-		"gcinfo":         L.NewFunction(baseGCInfo),
+		"gcinfo":         L.NewFunction(gc.gcinfo),
 		"getmetatable":   L.NewFunction(baseGetMetatable),
 		"print":          L.NewFunction(func(L *lua.LState) int { return basePrint(L, tostring) }),
 		"rawequal":       L.NewFunction(baseRawEqual),
@@ -427,16 +427,34 @@ func baseSetMetatable(L *lua.LState) int {
 // gcState is collectgarbage's settings in one Lua state. Go's collector is
 // one for the whole process and all states: "stop" and the tuning options
 // are remembered and answered as LuaJIT answers, but do not steer it.
+// What a state uses is estimated as the growth of the Go heap since the
+// state was made, which a collection brings back down as LuaJIT's count
+// comes down.
 type gcState struct {
 	pause, stepmul int32
 	running        bool
+	base           uint64 // the heap when the state was made
+	work           int64  // KiB of steps since the last collection
 }
 
-// collectgarbage([opt [, data]]) as LuaJIT: "count" is the heap in KiB (a
-// number, the process's Go heap), "step" with a size collects and answers
-// true (a cycle finished), without one does nothing and answers false
-// (a small step that did not finish one), "collect" runs a
-// full collection, "setpause" and "setstepmul" return the previous value.
+// minCycle is the fewest KiB of steps that finish a cycle, so that small
+// steps take several calls, as in LuaJIT.
+const minCycle = 64
+
+// countKiB is the state's memory estimate in KiB.
+func (g *gcState) countKiB() float64 {
+	if h := heapBytes(); h > g.base {
+		return float64(h-g.base) / 1024
+	}
+	return 0
+}
+
+// collectgarbage([opt [, data]]) as LuaJIT: "count" is the estimate in
+// KiB (a number), "collect" runs a full collection, "step" adds data KiB
+// (at least 1) of work and finishes a cycle, a full collection, when the
+// work reaches the estimate (at least 64 KiB) or data is negative,
+// answering whether it did; "setpause" and "setstepmul" return the
+// previous value.
 func (g *gcState) collectgarbage(L *lua.LState) int {
 	opt := checkOption(L, 1, "collect", "stop", "restart", "collect", "count", "step", "setpause", "setstepmul", "isrunning")
 	data := optInt(L, 2, 0)
@@ -448,15 +466,17 @@ func (g *gcState) collectgarbage(L *lua.LState) int {
 		g.running = true
 		L.Push(lua.LNumber(0))
 	case 2:
-		goruntime.GC()
+		g.collect()
 		L.Push(lua.LNumber(0))
 	case 3:
-		L.Push(lua.LNumber(float64(heapBytes()) / 1024))
+		L.Push(lua.LNumber(g.countKiB()))
 	case 4:
-		if data != 0 {
-			goruntime.GC()
+		g.work += int64(max(data, 1))
+		done := data < 0 || float64(g.work) >= max(g.countKiB(), minCycle)
+		if done {
+			g.collect()
 		}
-		L.Push(lua.LBool(data != 0))
+		L.Push(lua.LBool(done))
 	case 5:
 		L.Push(lua.LNumber(g.pause))
 		g.pause = data
@@ -469,9 +489,14 @@ func (g *gcState) collectgarbage(L *lua.LState) int {
 	return 1
 }
 
-// baseGCInfo is gcinfo(): the heap in whole KiB.
-func baseGCInfo(L *lua.LState) int {
-	L.Push(lua.LNumber(heapBytes() >> 10))
+func (g *gcState) collect() {
+	goruntime.GC()
+	g.work = 0
+}
+
+// gcinfo is gcinfo(): the estimate in whole KiB.
+func (g *gcState) gcinfo(L *lua.LState) int {
+	L.Push(lua.LNumber(int64(g.countKiB())))
 	return 1
 }
 
