@@ -11,6 +11,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/internal/luacomp"
+	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
 
 // registerDebug completes the debug library as far as gopher-lua's VM
@@ -162,7 +163,7 @@ func debugGetinfo(L *lua.LState) int {
 	if strings.ContainsRune(what, 'n') {
 		name, namewhat := "", ""
 		if level >= 0 {
-			namewhat, name = luacomp.CallerName(co, level)
+			namewhat, name = frameName(co, level)
 		}
 		if name != "" {
 			t.RawSetString("name", lua.LString(name))
@@ -181,6 +182,43 @@ func debugGetinfo(L *lua.LState) int {
 	}
 	L.Push(t)
 	return 1
+}
+
+// frameName is the namewhat and name of the function running at level:
+// as the calling code named it (luacomp.CallerName), or for a metamethod
+// "metamethod" and the event the calling instruction raised ("__index"
+// for t.x), as LuaJIT's debug.getinfo answers.
+func frameName(L *lua.LState, level int) (namewhat, name string) {
+	if namewhat, name = luacomp.CallerName(L, level); name != "" {
+		return namewhat, name
+	}
+	f, ok := luavm.FrameAt(L, level+1)
+	if !ok || f.Fn == nil {
+		return "", ""
+	}
+	if f.Fn.IsG {
+		if ev := luacomp.IntrinsicEvent(f.Fn); ev != "" {
+			return "metamethod", ev
+		}
+		return "", ""
+	}
+	if f.Pc <= 0 || f.Pc > len(f.Fn.Proto.Code) {
+		return "", ""
+	}
+	if ev := metamethodEvents[int(f.Fn.Proto.Code[f.Pc-1]>>26)]; ev != "" {
+		return "metamethod", ev
+	}
+	return "", ""
+}
+
+// metamethodEvents are the events of the instructions that call
+// metamethods, by opcode.
+var metamethodEvents = map[int]string{
+	lua.OP_GETTABLE: "__index", lua.OP_GETTABLEKS: "__index", lua.OP_SELF: "__index",
+	lua.OP_SETTABLE: "__newindex", lua.OP_SETTABLEKS: "__newindex",
+	lua.OP_ADD: "__add", lua.OP_SUB: "__sub", lua.OP_MUL: "__mul", lua.OP_DIV: "__div",
+	lua.OP_MOD: "__mod", lua.OP_POW: "__pow", lua.OP_UNM: "__unm", lua.OP_LEN: "__len",
+	lua.OP_EQ: "__eq", lua.OP_LT: "__lt", lua.OP_LE: "__le",
 }
 
 // debugGetlocal is debug.getlocal([thread,] level, n).
@@ -266,7 +304,7 @@ func traceback(L *lua.LState, level int) string {
 		if err != nil || fn == nil {
 			continue
 		}
-		namewhat, name := luacomp.CallerName(L, l)
+		namewhat, name := frameName(L, l)
 		b.WriteString("\n\t")
 		if fn.IsG {
 			b.WriteString("[C]:")

@@ -2,7 +2,8 @@ package luaapi
 
 import "testing"
 
-// TestDebugLibrary compares getinfo's fields and names, getlocal,
+// TestDebugLibrary compares getinfo's fields and names (metamethods'
+// too), getlocal,
 // traceback's format, sethook/gethook (remembered, never called: the VM
 // has no hooks), getupvalue and setupvalue with luajit 2.1's output. The
 // script drops the "[C]" line LuaJIT's command line adds at the bottom of
@@ -38,6 +39,12 @@ print(debug.getmetatable("").__index == string, debug.setmetatable(setmetatable(
 print(pcall(debug.getlocal, 50, 1))
 local function rec(n) if n == 0 then local s = debug.traceback() return s end return (rec(n - 1)) end
 print((rec(5):gsub("\n\t%[C%]: at 0x%x+", "")))
+local seen
+local function mm() local i = debug.getinfo(1, "n") seen = (i.namewhat or "") .. " " .. (i.name or "?") end
+local mt = setmetatable({}, {__index = mm, __add = mm, __concat = mm, __eq = mm, __lt = mm, __unm = mm, __newindex = mm, __call = mm})
+local o, o2 = setmetatable({}, getmetatable(mt)), setmetatable({}, getmetatable(mt))
+local _ = o.x print(seen) _ = o + o print(seen) _ = o .. o print(seen) _ = o == o2 print(seen)
+_ = o < o2 print(seen) _ = -o print(seen) o.y = 1 print(seen) o() print(seen)
 `
 
 const debugWant = `script.lua	Lua	3	2	8	0	f	local	function
@@ -71,4 +78,12 @@ stack traceback:
 	script.lua:27: in function 'rec'
 	script.lua:27: in function 'rec'
 	script.lua:28: in main chunk
+metamethod __index
+metamethod __add
+metamethod __concat
+metamethod __eq
+metamethod __lt
+metamethod __unm
+metamethod __newindex
+local o
 `

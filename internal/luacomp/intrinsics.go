@@ -19,6 +19,16 @@ import (
 // __concat metamethods called pairwise from the right as in Lua.
 var concatIntrinsic = &lua.LFunction{IsG: true, GFunction: concat, Env: &lua.LTable{}}
 
+// IntrinsicEvent is the metamethod event an intrinsic calls metamethods
+// for ("__concat" for concatenation), "" for any other function: what
+// debug.getinfo names a metamethod called from it.
+func IntrinsicEvent(fn *lua.LFunction) string {
+	if fn == concatIntrinsic {
+		return "__concat"
+	}
+	return ""
+}
+
 func concat(L *lua.LState) int {
 	n := L.GetTop()
 	size, plain := 0, true
