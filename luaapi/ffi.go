@@ -351,6 +351,11 @@ func arrayMeta(L *lua.LState) *lua.LTable {
 
 func arrayIndex(L *lua.LState, b *ffiBuffer) (int, bool) {
 	k, ok := L.Get(2).(lua.LNumber)
+	if cd := cdataOf(L.Get(2)); cd != nil && cd.ct.kind == kindInt {
+		// a[i-1LL]: a 64-bit integer index, as LuaJIT takes.
+		i := int64(cd.bits)
+		return int(i), i >= 0 && i < int64(b.len())
+	}
 	if !ok {
 		if s, isStr := L.Get(2).(lua.LString); isStr {
 			L.RaiseError("'%s' has no member named '%s'", b.ct, string(s))

@@ -59,6 +59,8 @@ func TestFFI(t *testing.T) {
 		{"ffi.sizeof(ffi.new(\"char[?]\", 7))", "7"},
 		{"ffi.sizeof(ffi.new(\"int[5]\"))", "20"},
 		{"ffi.sizeof(\"char[?]\")", "error: bad argument #2 to 'sizeof' (value expected)"},
+		// a 64-bit integer cdata indexes an array
+		{`(function() local a = ffi.new("double[?]", 4) a[LL"2"] = 7 return a[2], a[LL"2"] end)()`, "7, 7"},
 		{"ffi.sizeof(5)", "error: bad argument #1 to 'sizeof' (C type expected, got number)"},
 		{"ffi.sizeof()", "error: bad argument #1 to 'sizeof' (C type expected, got no value)"},
 		{"ffi.alignof(\"int\")", "4"},
