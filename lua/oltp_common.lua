@@ -695,6 +695,33 @@ local plan_step = {
    end,
 }
 
+-- oltp_steps names the helpers of an OLTP transaction in the order its
+-- event calls them: BEGIN unless --skip_trx; with reads, the point selects
+-- and, with --range_selects, the four range queries; with writes, the
+-- indexed and non-indexed UPDATEs and the DELETE+INSERT pairs; COMMIT.
+function oltp_steps(reads, writes)
+   local steps = {}
+   local function add(name) steps[#steps + 1] = name end
+   local use_trx = not sysbench.opt.skip_trx
+   if use_trx then add("begin") end
+   if reads then
+      add("execute_point_selects")
+      if sysbench.opt.range_selects then
+         add("execute_simple_ranges")
+         add("execute_sum_ranges")
+         add("execute_order_ranges")
+         add("execute_distinct_ranges")
+      end
+   end
+   if writes then
+      add("execute_index_updates")
+      add("execute_non_index_updates")
+      add("execute_delete_inserts")
+   end
+   if use_trx then add("commit") end
+   return steps
+end
+
 local plan -- the thread's event plan; false: its event runs in Lua
 
 -- oltp_plan returns the plan of an event made of the named helpers, in

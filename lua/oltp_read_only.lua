@@ -33,17 +33,7 @@ function event()
       begin_, commit_, points = begin, commit, execute_point_selects
       simple, sum = execute_simple_ranges, execute_sum_ranges
       order, distinct = execute_order_ranges, execute_distinct_ranges
-      steps = {}
-      local function add(name) steps[#steps + 1] = name end
-      if use_trx then add("begin") end
-      add("execute_point_selects")
-      if use_ranges then
-         add("execute_simple_ranges")
-         add("execute_sum_ranges")
-         add("execute_order_ranges")
-         add("execute_distinct_ranges")
-      end
-      if use_trx then add("commit") end
+      steps = oltp_steps(true, false)
    end
 
    -- The same helpers run by Go from the next event on (oltp_common;

@@ -41,20 +41,7 @@ function event()
       order, distinct = execute_order_ranges, execute_distinct_ranges
       index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
       delete_ins = execute_delete_inserts
-      steps = {}
-      local function add(name) steps[#steps + 1] = name end
-      if use_trx then add("begin") end
-      add("execute_point_selects")
-      if use_ranges then
-         add("execute_simple_ranges")
-         add("execute_sum_ranges")
-         add("execute_order_ranges")
-         add("execute_distinct_ranges")
-      end
-      add("execute_index_updates")
-      add("execute_non_index_updates")
-      add("execute_delete_inserts")
-      if use_trx then add("commit") end
+      steps = oltp_steps(true, true)
    end
 
    -- The same helpers run by Go from the next event on (oltp_common;

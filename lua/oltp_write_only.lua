@@ -27,12 +27,7 @@ function event()
       begin_, commit_ = begin, commit
       index_upd, non_index_upd = execute_index_updates, execute_non_index_updates
       delete_ins = execute_delete_inserts
-      steps = {}
-      if use_trx then steps[#steps + 1] = "begin" end
-      steps[#steps + 1] = "execute_index_updates"
-      steps[#steps + 1] = "execute_non_index_updates"
-      steps[#steps + 1] = "execute_delete_inserts"
-      if use_trx then steps[#steps + 1] = "commit" end
+      steps = oltp_steps(false, true)
    end
 
    -- The same helpers run by Go from the next event on (oltp_common;

@@ -1,14 +1,7 @@
 package luacomp
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -111,39 +104,7 @@ end
 // not installed).
 func runLuaJIT(t testing.TB, sources []string) []string {
 	t.Helper()
-	bin := testenv.Tool(t, "luajit", "apt-get install luajit")
-	dir := t.TempDir()
-	var in bytes.Buffer
-	for _, s := range sources {
-		fmt.Fprintf(&in, "%d\n%s", len(s), s)
-	}
-	input, probe := filepath.Join(dir, "in"), filepath.Join(dir, "probe.lua")
-	if err := os.WriteFile(input, in.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(probe, []byte(luajitProbe), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-joff", probe, input)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("luajit: %v", err)
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	results := make([]string, 0, len(sources))
-	for range sources {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("luajit output ends after %d of %d results", len(results), len(sources))
-		}
-		n, _ := strconv.Atoi(line[:len(line)-1])
-		msg := make([]byte, n)
-		if _, err := io.ReadFull(r, msg); err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, string(msg))
-	}
-	return results
+	return testenv.LuaJITRecords(t, luajitProbe, []string{"-joff"}, sources)
 }
 
 // compareWithLuaJIT runs every source under both and reports each

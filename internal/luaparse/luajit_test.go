@@ -1,14 +1,7 @@
 package luaparse
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
@@ -51,38 +44,7 @@ func luajitRun(t testing.TB, sources []string) []string {
 
 func luajit(t testing.TB, sources []string, mode string) []string {
 	t.Helper()
-	bin := testenv.Tool(t, "luajit", "apt-get install luajit")
-	dir := t.TempDir()
-	var in bytes.Buffer
-	for _, s := range sources {
-		fmt.Fprintf(&in, "%d\n%s", len(s), s)
-	}
-	input, probe := filepath.Join(dir, "in"), filepath.Join(dir, "probe.lua")
-	if err := os.WriteFile(input, in.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(probe, []byte(luajitProbe), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, probe, input, mode).Output()
-	if err != nil {
-		t.Fatalf("luajit: %v", err)
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	results := make([]string, 0, len(sources))
-	for range sources {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("luajit output ends after %d of %d results", len(results), len(sources))
-		}
-		n, _ := strconv.Atoi(line[:len(line)-1])
-		msg := make([]byte, n)
-		if _, err := io.ReadFull(r, msg); err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, string(msg))
-	}
-	return results
+	return testenv.LuaJITRecords(t, luajitProbe, []string{"--", mode}, sources)
 }
 
 // ourLoad is ours in luajitLoad's terms: "" or the error text.
