@@ -5,6 +5,7 @@
 package metrics
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -67,7 +68,8 @@ type Handle struct {
 	// published when an event ends, when pendingMax have piled up in a
 	// long one, and when the worker finishes (Flush).
 	pending  Counts
-	npending int
+	npending int32
+	dirty    uint32 // a bit per counter with a pending count
 
 	// Guarded by shard.mu: since the last tick.
 	timer    Thread
@@ -110,6 +112,7 @@ func (h *Handle) Inc(c Counter) { h.Add(c, 1) }
 // Add adds n to a counter. Only the worker may call it.
 func (h *Handle) Add(c Counter, n uint64) {
 	h.pending[c] += n
+	h.dirty |= 1 << c
 	h.npending++
 	if h.npending >= pendingMax {
 		h.Flush()
@@ -121,13 +124,12 @@ func (h *Handle) IncShared(c Counter) { h.counters[c].Add(1) }
 
 // Flush publishes the worker's pending counts.
 func (h *Handle) Flush() {
-	for i, n := range h.pending {
-		if n != 0 {
-			h.counters[i].Add(n)
-			h.pending[i] = 0
-		}
+	for d := h.dirty; d != 0; d &= d - 1 {
+		i := bits.TrailingZeros32(d)
+		h.counters[i].Add(h.pending[i])
+		h.pending[i] = 0
 	}
-	h.npending = 0
+	h.dirty, h.npending = 0, 0
 }
 
 // Load returns the published counters.
@@ -211,5 +213,6 @@ func (h *Handle) RecordEvent(ns int64) {
 	s.mu.Unlock()
 	h.running.Store(0)
 	h.pending[CntEvent]++
+	h.dirty |= 1 << CntEvent
 	h.Flush()
 }
