@@ -4,10 +4,36 @@ GO      ?= go
 BIN     ?= bin/sysbench-go
 PKGS    := ./...
 
-.PHONY: build test unit demo bench conformance luasuite lint clean
+# Installation (make install PREFIX=... [DESTDIR=...] [SYSBENCH_LINK=1]).
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+# SYSBENCH_LINK=1 also installs the name sysbench (a link): the drop-in
+# mode, where --version answers as sysbench 1.0.20 does.
+SYSBENCH_LINK ?=
+
+# The build's stamp (sysbench-go --version, the results file): the commit,
+# its time (the commit's, not the clock's: builds are reproducible) and the
+# release tag when the commit has one. Empty outside a git checkout: the
+# program then says what the Go toolchain recorded.
+GIT_COMMIT  := $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c+dirty; echo $$c; })
+GIT_DATE    := $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
+VERSION     ?= $(shell git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)
+STAMP       := -X main.buildCommit=$(GIT_COMMIT) -X main.buildDate=$(GIT_DATE) $(if $(VERSION),-X main.buildVersion=$(VERSION))
+# Static (no cgo: every dependency is pure Go) and free of the checkout's
+# paths.
+BUILDFLAGS  := -trimpath -ldflags "$(STAMP)"
+DIST        ?= dist
+DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
+
+IMAGE       ?= sysbench-go:latest
+
+.PHONY: build test unit demo bench conformance luasuite lint clean install uninstall dist image
 
 build:
-	$(GO) build -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
 
 # The whole suite: starts a private MariaDB and PostgreSQL (installing the
 # Debian packages first when running as root), runs vet, gofmt and the
@@ -46,9 +72,45 @@ luasuite:
 	@$(MAKE) --no-print-directory build
 	$(GO) run ./internal/tools/luasuite -ours $(CURDIR)/$(BIN) -luajit-tests $(LUAJIT_TESTS) -lua51-tests $(LUA51_TESTS) $(LUASUITE_FLAGS)
 
+# The binary, its manual page and its bash and zsh completion, the last
+# two made by the binary from its own option tables.
+install: build
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/sysbench-go
+	$(BIN) man > $(DESTDIR)$(MANDIR)/man1/sysbench-go.1
+	$(BIN) completion bash > $(DESTDIR)$(BASHCOMPDIR)/sysbench-go
+	$(BIN) completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_sysbench-go
+	@if [ -n "$(SYSBENCH_LINK)" ]; then \
+		set -e; \
+		ln -sf sysbench-go $(DESTDIR)$(BINDIR)/sysbench; \
+		ln -sf sysbench-go.1 $(DESTDIR)$(MANDIR)/man1/sysbench.1; \
+		$(DESTDIR)$(BINDIR)/sysbench completion bash > $(DESTDIR)$(BASHCOMPDIR)/sysbench; \
+		$(DESTDIR)$(BINDIR)/sysbench completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_sysbench; \
+		echo "installed the link $(DESTDIR)$(BINDIR)/sysbench -> sysbench-go"; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/sysbench-go $(DESTDIR)$(MANDIR)/man1/sysbench-go.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/sysbench-go $(DESTDIR)$(ZSHCOMPDIR)/_sysbench-go
+	@# the drop-in names only where they are ours
+	@if [ "$$(readlink $(DESTDIR)$(BINDIR)/sysbench 2>/dev/null)" = sysbench-go ]; then \
+		rm -f $(DESTDIR)$(BINDIR)/sysbench $(DESTDIR)$(MANDIR)/man1/sysbench.1 \
+			$(DESTDIR)$(BASHCOMPDIR)/sysbench $(DESTDIR)$(ZSHCOMPDIR)/_sysbench; \
+	fi
+
+# Release binaries: static, for each of DIST_TARGETS, in $(DIST)/ with
+# their SHA-256 sums. The same commit gives the same bytes (-trimpath, the
+# commit's time as the date; no build ID of this machine).
+dist:
+	GO="$(GO)" DIST="$(DIST)" TARGETS="$(DIST_TARGETS)" STAMP="$(STAMP)" VERSION="$(VERSION)" bash scripts/dist.sh
+
+# The container image (Dockerfile), stamped as the binaries are.
+image:
+	docker build --build-arg VERSION=$(VERSION) --build-arg GIT_COMMIT=$(GIT_COMMIT) --build-arg GIT_DATE=$(GIT_DATE) -t $(IMAGE) .
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet $(PKGS)
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

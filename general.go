@@ -73,11 +73,25 @@ var dbOptions = []options.Option{
 	{Name: "db-dry-run", Extension: true, Desc: "dry run with any driver: pretend that all database calls succeed without executing them (measures client cost)", Kind: options.Bool, Default: "off"},
 }
 
+// optionGroup is a group of options as the manual shows them.
+type optionGroup struct {
+	title string
+	opts  []options.Option
+}
+
+// generalGroups are the options of every run but the drivers', in --help
+// order (the reference's statistics group has no title there).
+func generalGroups() []optionGroup {
+	return []optionGroup{{"General options", generalOptions}, {"Pseudo-Random Numbers Generator options", randOptions},
+		{"Log options", logOptions}, {"Statistics options", statOptions}, {"General database options", dbOptions},
+		{"Distributed run options", distributedOptions}}
+}
+
 // allDeclared is every option known before a script is loaded.
 func allDeclared(drv []drivers.Factory, tests []engine.Builtin) []options.Option {
 	var all []options.Option
-	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions, distributedOptions} {
-		all = append(all, g...)
+	for _, g := range generalGroups() {
+		all = append(all, g.opts...)
 	}
 	for _, d := range drv {
 		all = append(all, d.Options...)
@@ -105,6 +119,15 @@ func parsePercentiles(s string) ([]float64, error) {
 		return nil, fmt.Errorf("Invalid value for --percentile: %s", s)
 	}
 	return out, nil
+}
+
+// secondsOpt reads an option given in whole seconds, at least min.
+func secondsOpt(v *options.Values, name string, min int64) (time.Duration, error) {
+	n, err := v.Int(name)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("Invalid value for --%s: '%s' (seconds, at least %d)", name, v.String(name), min)
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 // intOpt reads an integer option with the reference's error wording.

@@ -53,10 +53,12 @@ func TestInstanceOptions(t *testing.T) {
 			t.Errorf("--instance=%s: %v", bad, err)
 		}
 	}
+	soon := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
 	for in, want := range map[string]time.Time{
-		"2026-12-01T15:04:05Z":        time.Date(2026, 12, 1, 15, 4, 5, 0, time.UTC),
-		"2026-12-01T16:04:05.5+01:00": time.Date(2026, 12, 1, 15, 4, 5, 5e8, time.UTC),
-		"1796137445":                  time.Unix(1796137445, 0),
+		"2025-12-01T15:04:05Z":        time.Date(2025, 12, 1, 15, 4, 5, 0, time.UTC),
+		"2025-12-01T16:04:05.5+01:00": time.Date(2025, 12, 1, 15, 4, 5, 5e8, time.UTC),
+		"1764601445":                  time.Unix(1764601445, 0),
+		soon.Format(time.RFC3339):     soon, // ahead, but not far
 	} {
 		v := options.NewValues()
 		v.Set("start-at", in)
@@ -69,7 +71,30 @@ func TestInstanceOptions(t *testing.T) {
 	if _, err := parseStartAt(v); err == nil {
 		t.Error("--start-at=tomorrow accepted")
 	}
-	out, code := runCLI(t, "cpu", "--instance=4/2", "run")
+	// A start years ahead (a mistyped year) would keep the instances idle.
+	for _, far := range []string{"2099-01-01T00:00:00Z", time.Now().Add(25 * time.Hour).UTC().Format(time.RFC3339), "4070908800"} {
+		v.Set("start-at", far)
+		if _, err := parseStartAt(v); err == nil || !strings.Contains(err.Error(), "more than 24 hours ahead is refused") {
+			t.Errorf("--start-at=%s: %v", far, err)
+		}
+	}
+	out, code := runCLI(t, "cpu", "--start-at=2099-01-01T00:00:00Z", "run")
+	if code != 1 || out != "FATAL: Invalid value for --start-at: 2099-01-01T00:00:00Z is 72 years ahead: more than 24 hours ahead is refused (a mistyped date would keep the run idle)\n" {
+		t.Errorf("--start-at in 2099: exit %d:\n%s", code, out)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"--await-start=5", "FATAL: --await-start needs --metrics-addr=HOST:PORT"},
+		{"--serve-results=5", "FATAL: --serve-results needs --metrics-addr=HOST:PORT"},
+		{"--serve-results=5 --metrics-addr=127.0.0.1:0", "FATAL: --serve-results needs --results=FILE"},
+		{"--await-start=5 --metrics-addr=127.0.0.1:0 --start-at=1764601445", "FATAL: --await-start and --start-at"},
+		{"--await-start=-1", "FATAL: Invalid value for --await-start: '-1'"},
+	} {
+		out, code := runCLI(t, append(strings.Fields(tc.args), "cpu", "run")...)
+		if code != 1 || !strings.HasPrefix(out, tc.want) || strings.Count(out, "\n") != 1 {
+			t.Errorf("%s: exit %d:\n%s", tc.args, code, out)
+		}
+	}
+	out, code = runCLI(t, "cpu", "--instance=4/2", "run")
 	if code != 1 || !strings.Contains(out, "Invalid value for --instance: '4/2'") || strings.Count(strings.TrimSpace(out), "\n") > 0 {
 		t.Errorf("exit %d:\n%s", code, out)
 	}

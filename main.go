@@ -22,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sysbench-go/sysbench-go/builtin"
+	"github.com/sysbench-go/sysbench-go/control"
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/mysql"
 	"github.com/sysbench-go/sysbench-go/drivers/pgsql"
@@ -36,18 +37,6 @@ import (
 	"github.com/sysbench-go/sysbench-go/report"
 	"github.com/sysbench-go/sysbench-go/sbrand"
 )
-
-// Version is our own version; the API level we implement comes first in
-// the banner so version sniffers keep working.
-const (
-	Version    = "0.2.0"
-	APILevel   = "1.0.20"
-	LuaVersion = "gopher-lua 1.1.2"
-)
-
-func versionString() string {
-	return fmt.Sprintf("sysbench %s (sysbench-go %s using %s)", APILevel, Version, LuaVersion)
-}
 
 // compiledDrivers lists the database drivers, in help order.
 func compiledDrivers() []drivers.Factory {
@@ -80,7 +69,7 @@ func main() {
 					}
 				}
 			}
-			code := run(ctx, c.Args().Slice(), os.Stdin, os.Stdout, os.Stderr)
+			code := runAs(ctx, os.Args[0], c.Args().Slice(), os.Stdin, os.Stdout, os.Stderr)
 			if path := os.Getenv("SYSBENCH_GO_MEMPROFILE"); path != "" {
 				if f, err := os.Create(path); err == nil {
 					_ = pprof.Lookup("allocs").WriteTo(f, 0)
@@ -185,14 +174,21 @@ func readConfigFile(path string) ([][2]string, error) {
 	return out, sc.Err()
 }
 
-// run is the whole program, testable in-process. It returns the exit code.
+// run is the whole program, testable in-process, under our own name. It
+// returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs(ctx, "sysbench-go", args, stdin, stdout, stderr)
+}
+
+// runAs runs the program as argv0 names it: as `sysbench`, it answers
+// --version as the reference does.
+func runAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, closed := context.WithCancel(ctx)
 	defer closed()
 	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
 	defer w.flush()
 	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
-		log: logging.New(w, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests()}
+		log: logging.New(w, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests(), dropIn: dropInName(argv0)}
 	return p.main(args)
 }
 
@@ -208,6 +204,8 @@ type program struct {
 	log     *logging.Logger
 	drivers []drivers.Factory
 	tests   []engine.Builtin
+	// dropIn: the program runs as `sysbench` (versionText).
+	dropIn bool
 }
 
 // givenOption is an option as the user gave it, config files expanded.
@@ -235,6 +233,8 @@ type invocation struct {
 	// instance is --instance; tidOffset its first thread id.
 	instance  instance
 	tidOffset int
+	// endpoint is --await-start and --serve-results.
+	endpoint endpoint
 	// outputs are the checked --results and --intervals-csv, by name.
 	outputs map[string]*report.Output
 }
@@ -243,11 +243,10 @@ type invocation struct {
 // version, the general settings (their errors and warnings come before the
 // banner), the banner, then the test.
 func (p *program) main(args []string) int {
-	if len(args) > 0 && args[0] == "report" {
-		return p.reportCommand(args[1:])
-	}
-	if len(args) > 0 && args[0] == "compare" {
-		return p.compareCommand(args[1:])
+	if len(args) > 0 {
+		if c, ok := findCommand(args[0]); ok {
+			return c.run(p, args[1:])
+		}
 	}
 	cl, err := parseArgs(args)
 	if err != nil {
@@ -265,13 +264,13 @@ func (p *program) main(args []string) int {
 		return 0
 	}
 	if values.Bool("version") {
-		fmt.Fprintln(p.log.Out(), versionString())
+		fmt.Fprint(p.log.Out(), versionText(p.dropIn))
 		return 0
 	}
 	if !p.configure(inv) {
 		return 1
 	}
-	p.log.Noticef("%s\n", versionString())
+	p.log.Noticef("%s\n", banner())
 	if values.String("db-driver") == "help" {
 		printDrivers(p.log.Out(), p.drivers)
 		return 0
@@ -366,6 +365,9 @@ func (p *program) configure(inv *invocation) bool {
 	}
 	if err == nil {
 		cfg.StartAt, err = parseStartAt(inv.values)
+	}
+	if err == nil {
+		inv.endpoint, err = parseEndpoint(inv.values)
 	}
 	var level logging.Level
 	if err == nil {
@@ -596,6 +598,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
+	var ctl *control.Instance
 	if addr := inv.values.String("metrics-addr"); addr != "" {
 		srv, err := live.Listen(addr, liveInfo(inv, t))
 		if err != nil {
@@ -604,6 +607,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		defer srv.Close()
 		cfg.Live = srv.Attach
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
+		ctl = p.openEndpoint(inv, srv, &cfg)
 	}
 	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
@@ -636,12 +640,13 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		}
 	}
 	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
+	p.record(st, p.serveResults(inv, ctl))
 	return st.code
 }
 
 // liveInfo names the run in --metrics-addr's metrics.
 func liveInfo(inv *invocation, t engine.Test) live.Info {
-	info := live.Info{Test: t.Name(), Version: Version, Threads: inv.cfg.Threads}
+	info := live.Info{Test: t.Name(), Version: currentBuild().Version, Threads: inv.cfg.Threads}
 	if inv.env != nil {
 		info.Driver = inv.env.DriverName
 	}
@@ -777,8 +782,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 		}
 	}
 	var general []options.Option
-	for _, g := range [][]options.Option{generalOptions, randOptions, logOptions, statOptions, dbOptions, distributedOptions} {
-		general = append(general, g...)
+	for _, g := range generalGroups() {
+		general = append(general, g.opts...)
 	}
 	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
 	// must find the reference's block only.
@@ -790,9 +795,7 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
 		}
 	}
-	fmt.Fprintf(w, "Commands beyond sysbench 1.0.20:\n")
-	fmt.Fprintf(w, "  report [options] FILE... - print the final report of a --results file, or of several merged (see 'sysbench report --help')\n")
-	fmt.Fprintf(w, "  compare --matrix=FILE --dir=DIR - run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see 'sysbench compare --help')\n\n")
+	printCommands(w)
 	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)

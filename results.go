@@ -132,12 +132,14 @@ func (f finalRun) Report(r *report.Report) {
 func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.Option, start, end time.Time) *report.Results {
 	cfg, v := inv.cfg, inv.values
 	host, _ := os.Hostname()
+	b := currentBuild()
 	r := &report.Results{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "sysbench-go", Version: Version, API: "sysbench " + APILevel, Lua: LuaVersion},
-		RunID:         report.NewRunID(),
-		Host:          report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
-		Start:         start.UTC(), End: end.UTC(),
+		Tool: report.Tool{Name: "sysbench-go", Version: b.Version, API: "sysbench " + APILevel, Lua: LuaVersion,
+			Commit: b.Commit, BuildDate: b.Date},
+		RunID: report.NewRunID(),
+		Host:  report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
+		Start: start.UTC(), End: end.UTC(),
 		CommandLine: report.RedactArgs(inv.args),
 		Options:     map[string]string{},
 		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},

@@ -200,9 +200,12 @@ func TestServerStatsAttribution(t *testing.T) {
 			}
 			res := readResults(t, path)
 			s := res.Server
-			// Sampled: the run's 2 sessions, not the writer's.
-			if got := s.Gauges[report.RunSessions]; got != 2 {
-				t.Errorf("%.2f sessions sampled on average, want the run's 2", got)
+			// Sampled: the run's 2 sessions, not the writer's. (A sample
+			// taken as a session connects or leaves sees fewer: the
+			// average is at most 2, and above it only if the writer's
+			// count.)
+			if got := s.Gauges[report.RunSessions]; got <= 1 || got > 2 {
+				t.Errorf("%.2f sessions sampled on average, want the run's 2 (sampled while they connect, a little less)", got)
 			}
 			c := res.Total.Counters
 			if len(s.Attribution) == 0 {

@@ -3,12 +3,9 @@ package main
 import (
 	"os"
 
-	"golang.org/x/sys/unix"
+	"github.com/mattn/go-isatty"
 )
 
 // isTerminal reports whether f is a terminal (the reference then tells the
 // user it waits for a script on standard input).
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
+func isTerminal(f *os.File) bool { return isatty.IsTerminal(f.Fd()) }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -209,6 +210,9 @@ func newFileioIn(env *engine.Env, dir string) (*fileTest, error) {
 		case "dsync":
 			c.flagDsync = true
 		case "direct":
+			if oDirect == 0 {
+				return nil, fmt.Errorf("file-extra-flags: direct (O_DIRECT) is not available on %s", runtime.GOOS)
+			}
 			c.flagDirect = true
 		default:
 			return nil, fmt.Errorf("Invalid value for file-extra-flags: %s", r.str("file-extra-flags"))
@@ -274,7 +278,7 @@ func (c *fileioConfig) openFlags() int {
 		f |= syscall.O_DSYNC
 	}
 	if c.flagDirect {
-		f |= syscall.O_DIRECT
+		f |= oDirect
 	}
 	return f
 }
@@ -792,7 +796,7 @@ func (w *fileWorker) fsync(file int) error {
 	case t.cfg.io == ioMmap:
 		err = msync(t.maps[file])
 	case t.cfg.fdatasync:
-		err = syscall.Fdatasync(t.fds[file])
+		err = fdatasync(t.fds[file])
 	default:
 		err = syscall.Fsync(t.fds[file])
 	}

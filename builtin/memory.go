@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -74,6 +75,9 @@ func newMemory(env *engine.Env) (engine.Test, error) {
 		return nil, fmt.Errorf("Invalid value for memory-scope: %s", s)
 	}
 	t.hugetlb = r.flag("memory-hugetlb")
+	if t.hugetlb && mapHugeTLB == 0 {
+		return nil, fmt.Errorf("memory-hugetlb: HugeTLB memory is not available on %s", runtime.GOOS)
+	}
 	switch s := r.str("memory-oper"); s {
 	case "write":
 		t.oper = memOpWrite
@@ -122,7 +126,7 @@ func (t *memoryTest) alloc() ([]uint64, error) {
 	flags := syscall.MAP_PRIVATE | syscall.MAP_ANON
 	if t.hugetlb {
 		size = (size + hugePageUnit - 1) / hugePageUnit * hugePageUnit
-		flags |= syscall.MAP_HUGETLB
+		flags |= mapHugeTLB
 	}
 	m, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, flags)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/logging"
@@ -117,8 +116,3 @@ func (w *threadsWorker) Close() {
 		w.pinned = false
 	}
 }
-
-// schedYield gives up the CPU to another runnable OS thread. It goes
-// through syscall.Syscall, not RawSyscall, so the Go scheduler can hand
-// this thread's P to another goroutine if the kernel keeps it off the CPU.
-func schedYield() { _, _, _ = syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }

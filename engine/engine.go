@@ -41,10 +41,14 @@ type Config struct {
 	// StartAt, when set, is the wall-clock time the measured window
 	// begins (--start-at): the workers connect, wait, then warm up for
 	// Warmup so that the window begins then.
-	StartAt  time.Time
-	Debug    bool
-	Validate bool
-	RandSeed int64
+	StartAt time.Time
+	// StartSignal, when set, is asked for StartAt once every worker is
+	// initialised (--await-start: the instance reports ready and waits for
+	// the start command's time). An error ends the run before it starts.
+	StartSignal func(ctx context.Context) (time.Time, error)
+	Debug       bool
+	Validate    bool
+	RandSeed    int64
 	// BlockingWorkers gives every worker a processor (GOMAXPROCS) of its
 	// own, for drivers that wait for the server in blocking system calls:
 	// a reply then wakes exactly the thread waiting for it, with no
@@ -207,7 +211,10 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	// after it). It also gives the run's GC setting the exact live heap.
 	runtime.GC()
 	gc.running()
-	r.waitForStart()
+	if err := r.waitForStart(); err != nil {
+		r.abandonWorkers()
+		return nil, err
+	}
 	r.startClock()
 	bgCancel, bgWait := r.startBackground()
 	defer bgCancel()
@@ -284,14 +291,19 @@ func (r *runState) startWorkers() error {
 	r.initWG.Wait()
 	for _, err := range r.initErrs {
 		if err != nil {
-			r.failed.Store(true)
-			close(r.startCh)
-			r.doneWG.Wait()
-			r.cancelWorkers()
+			r.abandonWorkers()
 			return errors.Join(err, ErrThreadInit)
 		}
 	}
 	return nil
+}
+
+// abandonWorkers ends the initialised workers without running them.
+func (r *runState) abandonWorkers() {
+	r.failed.Store(true)
+	close(r.startCh)
+	r.doneWG.Wait()
+	r.cancelWorkers()
 }
 
 // worker is one worker goroutine's life.
@@ -331,31 +343,41 @@ func (r *runState) worker(ctx context.Context, tid int) {
 	w.Close()
 }
 
-// waitForStart waits, with --start-at, until the warm-up is due to begin so
-// that the measured window begins at StartAt; when that is past, the
-// warm-up is cut short, or the window begins late, with a warning.
-func (r *runState) waitForStart() {
+// waitForStart waits, with --start-at or a start signal, until the warm-up
+// is due to begin so that the measured window begins at StartAt; when that
+// is past, the warm-up is cut short, or the window begins late, with a
+// warning.
+func (r *runState) waitForStart() error {
+	what := "--start-at"
+	if r.cfg.StartSignal != nil {
+		at, err := r.cfg.StartSignal(r.ctx)
+		if err != nil {
+			return err
+		}
+		r.cfg.StartAt, what = at, "the start time"
+	}
 	at := r.cfg.StartAt
 	if at.IsZero() {
-		return
+		return nil
 	}
 	begin := at.Add(-r.cfg.Warmup)
 	if wait := time.Until(begin); wait > 0 {
-		r.log.Noticef("Waiting %s for --start-at (%s)...\n", wait.Round(time.Millisecond), at.UTC().Format(time.RFC3339Nano))
+		r.log.Noticef("Waiting %s for %s (%s)...\n", wait.Round(time.Millisecond), what, at.UTC().Format(time.RFC3339Nano))
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-r.ctx.Done(): // the run stops as soon as it starts
 		}
-		return
+		return nil
 	}
 	if left := time.Until(at); left > 0 {
-		r.log.Warnf("--start-at is %s away: the warm-up is cut to that", left.Round(time.Millisecond))
+		r.log.Warnf("%s is %s away: the warm-up is cut to that", what, left.Round(time.Millisecond))
 		r.cfg.Warmup = left
-		return
+		return nil
 	}
-	r.log.Warnf("--start-at passed %s ago: this instance's measured window begins late", (-time.Until(at)).Round(time.Millisecond))
+	r.log.Warnf("%s passed %s ago: this instance's measured window begins late", what, (-time.Until(at)).Round(time.Millisecond))
+	return nil
 }
 
 // startClock starts the statistics and lets the workers go.

@@ -4,6 +4,7 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -34,9 +35,11 @@ type Info struct {
 	Instance, Instances int
 }
 
-// Server serves /metrics.
+// Server serves /metrics, and what else is registered on its Mux (the
+// instance's control endpoints).
 type Server struct {
 	srv  *http.Server
+	mux  *http.ServeMux
 	ln   net.Listener
 	coll *collector
 	done chan struct{}
@@ -58,7 +61,7 @@ func Listen(addr string, info Info) (*Server, error) {
 	reg.MustRegister(c, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}))
-	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln: ln, coll: c, done: make(chan struct{})}
+	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, mux: mux, ln: ln, coll: c, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(ln)
@@ -72,9 +75,18 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/metr
 // Attach gives the server the running benchmark (engine.Config.Live).
 func (s *Server) Attach(v engine.LiveView) { s.coll.attach(v) }
 
-// Close stops serving.
+// Mux is the server's request multiplexer, for more endpoints.
+func (s *Server) Mux() *http.ServeMux { return s.mux }
+
+// Close stops serving, after the answers being written (a results file
+// being fetched) for at most a few seconds.
 func (s *Server) Close() error {
-	err := s.srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if err != nil {
+		err = s.srv.Close()
+	}
 	<-s.done
 	return err
 }

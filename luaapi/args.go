@@ -1,42 +1,82 @@
 package luaapi
 
 import (
+	"strconv"
+
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luacomp"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
 
-// The LuaJIT libraries added here (bit, jit, math.random, table.new, ffi,
-// 64-bit cdata, string.format) check their arguments the way LuaJIT's do,
-// so scripts see LuaJIT's messages: "bad argument #1 to 'band' (number
-// expected, got nil)", with the function named as at the call site.
+// The standard libraries and LuaJIT's (bit, jit, ffi, 64-bit cdata) check
+// their arguments the way LuaJIT's do, so scripts see LuaJIT's messages:
+// "bad argument #1 to 'rep' (number expected, got no value)", with the
+// function named as at the call site and the position of the Lua line
+// that called it. Every argument error goes through argError.
 
-// argError raises "bad argument #n to 'name' (msg)" at the calling Lua line.
+// argError raises "bad argument #n to 'name' (msg)" as LuaJIT's
+// luaL_argerror, naming the function as the calling code did
+// (luacomp.CallerName: "rep" for string.rep(...), "f" for a local f, "?"
+// when it has no name there): in a method call (s:rep(...)) the arguments
+// are counted after self, and a bad self is "calling 'name' on bad self
+// (msg)". The message starts with the calling line's position when the
+// caller is Lua code.
 func argError(L *lua.LState, n int, msg string) {
-	L.RaiseError("bad argument #%d to '%s' (%s)", n, callName(L), msg)
+	kind, name := luacomp.CallerName(L, 0)
+	if name == "" {
+		name = "?"
+	}
+	var b []byte
+	b = append(b, callerWhere(L)...)
+	if kind == "method" {
+		n--
+		if n == 0 {
+			b = append(b, "calling '"...)
+			b = append(b, name...)
+			b = append(b, "' on bad self ("...)
+			b = append(b, msg...)
+			b = append(b, ')')
+			L.Error(lua.LString(b), 0)
+		}
+	}
+	b = append(b, "bad argument #"...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " to '"...)
+	b = append(b, name...)
+	b = append(b, "' ("...)
+	b = append(b, msg...)
+	b = append(b, ')')
+	L.Error(lua.LString(b), 0)
+}
+
+// libError raises msg with the calling line's position, as LuaJIT's
+// luaL_error from a library function.
+func libError(L *lua.LState, msg string) {
+	L.Error(lua.LString(callerWhere(L)+msg), 0)
+}
+
+// callerWhere is "chunk:line: " for the Lua function that called the
+// running Go function, "" when a Go function (pcall) called it.
+func callerWhere(L *lua.LState) string {
+	return frameWhere(L, 1)
+}
+
+// frameWhere is "chunk:line: " for the Lua function at level, "" for a
+// Go function.
+func frameWhere(L *lua.LState, level int) string {
+	f, ok := luavm.FrameAt(L, level)
+	if !ok || f.Fn == nil || f.Fn.IsG || f.Pc <= 0 || f.Pc > len(f.Fn.Proto.DbgSourcePositions) {
+		return ""
+	}
+	line := f.Fn.Proto.DbgSourcePositions[f.Pc-1]
+	return luacomp.ShortSource(f.Fn.Proto.SourceName) + ":" + strconv.Itoa(line) + ": "
 }
 
 // typeError raises argError for argument n not being a want.
 func typeError(L *lua.LState, n int, want string) {
 	argError(L, n, want+" expected, got "+argTypeName(L, n))
-}
-
-// callName is the name the calling Lua code used for the running Go
-// function ("band" for bit.band(...), "f" for a local f), or "?" when
-// there is none, as LuaJIT reports it.
-func callName(L *lua.LState) string {
-	dbg, ok := L.GetStack(0)
-	if !ok {
-		return "?"
-	}
-	if _, err := L.GetInfo("n", dbg, lua.LNil); err != nil {
-		return "?"
-	}
-	name := dbg.Name
-	if name == "" || name[0] == '(' || name[0] == '<' || name == "main chunk" {
-		return "?"
-	}
-	return name
 }
 
 // argTypeName is LuaJIT's name for argument n's type: "no value" past the
@@ -71,7 +111,7 @@ func checkNum(L *lua.LState, n int) float64 {
 	case lua.LNumber:
 		return float64(v)
 	case lua.LString:
-		if f, ok := luaparse.Number(string(v)); ok {
+		if f, ok := luanum.Parse(string(v)); ok {
 			return f
 		}
 	}
@@ -79,9 +119,89 @@ func checkNum(L *lua.LState, n int) float64 {
 	return 0
 }
 
+// optNum is checkNum with def for a missing or nil argument.
+func optNum(L *lua.LState, n int, def float64) float64 {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkNum(L, n)
+}
+
 // checkInt is LuaJIT's lj_lib_checkint: checkNum truncated to 32 bits.
 func checkInt(L *lua.LState, n int) int32 {
 	return f2i32(checkNum(L, n))
+}
+
+// optInt is checkInt with def for a missing or nil argument.
+func optInt(L *lua.LState, n int, def int32) int32 {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkInt(L, n)
+}
+
+// checkStr is LuaJIT's lj_lib_checkstr: a string, or a number as
+// tostring writes it.
+func checkStr(L *lua.LState, n int) string {
+	switch v := L.Get(n).(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return luanum.Format(float64(v))
+	}
+	typeError(L, n, "string")
+	return ""
+}
+
+// optStr is checkStr with def for a missing or nil argument.
+func optStr(L *lua.LState, n int, def string) string {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return checkStr(L, n)
+}
+
+// checkTab is a table argument.
+func checkTab(L *lua.LState, n int) *lua.LTable {
+	t, ok := L.Get(n).(*lua.LTable)
+	if !ok {
+		typeError(L, n, "table")
+	}
+	return t
+}
+
+// checkFunc is a function argument.
+func checkFunc(L *lua.LState, n int) *lua.LFunction {
+	f, ok := L.Get(n).(*lua.LFunction)
+	if !ok {
+		typeError(L, n, "function")
+	}
+	return f
+}
+
+// checkAny is an argument that may be anything, nil included, but must be
+// there.
+func checkAny(L *lua.LState, n int) lua.LValue {
+	if n > L.GetTop() {
+		argError(L, n, "value expected")
+	}
+	return L.Get(n)
+}
+
+// checkOption is argument n (def when missing or nil) as an index in
+// opts, or "invalid option 'x'".
+func checkOption(L *lua.LState, n int, def string, opts ...string) int {
+	s := def
+	if L.Get(n) != lua.LNil || def == "" {
+		s = checkStr(L, n)
+	}
+	for i, o := range opts {
+		if o == s {
+			return i
+		}
+	}
+	argError(L, n, "invalid option '"+s+"'")
+	return -1
 }
 
 // f2i64 converts like the x86-64 instruction C compilers use for

@@ -8,7 +8,6 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 )
 
 // cdata is a scalar C value boxed for Lua, as LuaJIT's ffi makes them: the
@@ -432,61 +431,10 @@ func ffiCall(L *lua.LState) int {
 	return 0
 }
 
-// registerCdata installs what makes cdata values behave as in LuaJIT in the
-// base library: type() answers "cdata", tonumber() converts them, and
-// __sysbench_int64, which the script compiler calls for 123LL and 123ULL
-// literals.
+// registerCdata installs __sysbench_int64, which the script compiler calls
+// for 123LL and 123ULL literals (type and tonumber know cdata: base.go).
 func registerCdata(L *lua.LState) {
-	origToNumber, _ := L.GetGlobal("tonumber").(*lua.LFunction)
-	L.SetGlobal("type", L.NewFunction(func(L *lua.LState) int {
-		if L.GetTop() == 0 {
-			argError(L, 1, "value expected")
-		}
-		L.Push(lua.LString(luaTypeName(L.Get(1))))
-		return 1
-	}))
-	L.SetGlobal("tonumber", L.NewFunction(func(L *lua.LState) int {
-		return toNumber(L, origToNumber)
-	}))
 	L.SetGlobal("__sysbench_int64", L.NewFunction(int64Literal))
-}
-
-// toNumber is tonumber(v [, base]) with LuaJIT's string conversion and
-// cdata support; a base goes to gopher-lua's own.
-func toNumber(L *lua.LState, orig *lua.LFunction) int {
-	if L.GetTop() == 0 {
-		argError(L, 1, "value expected")
-	}
-	v := L.Get(1)
-	if L.GetTop() >= 2 && L.Get(2) != lua.LNil {
-		if _, ok := v.(*lua.LUserData); ok {
-			typeError(L, 1, "string")
-		}
-		if orig == nil {
-			L.Push(lua.LNil)
-			return 1
-		}
-		return orig.GFunction(L)
-	}
-	switch x := v.(type) {
-	case lua.LNumber:
-		L.Push(x)
-	case lua.LString:
-		if f, ok := luaparse.Number(string(x)); ok {
-			L.Push(lua.LNumber(f))
-		} else {
-			L.Push(lua.LNil)
-		}
-	case *lua.LUserData:
-		if cd, ok := x.Value.(*cdata); ok {
-			L.Push(lua.LNumber(cd.number()))
-		} else {
-			L.Push(lua.LNil)
-		}
-	default:
-		L.Push(lua.LNil)
-	}
-	return 1
 }
 
 // int64Literal is __sysbench_int64(digits, "LL"|"ULL"): the cdata of a

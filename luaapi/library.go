@@ -8,7 +8,7 @@ import (
 // per thread, but most scripts never touch them, and a gopher-lua table of
 // a dozen functions costs some 3 KiB. Each is therefore a global table
 // filled on first use: when the script first reads or sets one of its
-// fields, or requires it. Until then pairs() sees it empty.
+// fields, requires it, or iterates over it (pairs, next).
 
 // lazyTables holds a state's library tables not yet filled.
 type lazyTables struct {
@@ -62,6 +62,23 @@ func lazyTablesOf(L *lua.LState) *lazyTables {
 	ud.Value = lt
 	reg.RawSetString(lazyKey, ud)
 	return lt
+}
+
+// fillLazy fills t if it is a library table not filled yet, so pairs and
+// next see its functions.
+func fillLazy(L *lua.LState, t *lua.LTable) {
+	if t.Metatable == lua.LNil {
+		return
+	}
+	reg, ok := L.Get(lua.RegistryIndex).(*lua.LTable)
+	if !ok {
+		return
+	}
+	if ud, ok := reg.RawGetString(lazyKey).(*lua.LUserData); ok {
+		if lt := ud.Value.(*lazyTables); t.Metatable == lt.meta {
+			lt.load(L, t)
+		}
+	}
 }
 
 // load fills t if it is still a stub.

@@ -186,26 +186,16 @@ func searchModule(L *lua.LState, env *Env, name string) int {
 	if !ok {
 		L.RaiseError("'package.path' must be a string")
 	}
-	file := strings.ReplaceAll(name, ".", "/")
-	var tried strings.Builder
-	for _, tmpl := range strings.Split(string(path), ";") {
-		if tmpl == "" {
-			continue
-		}
-		cand := strings.ReplaceAll(tmpl, "?", file)
-		st, err := os.Stat(cand)
-		if err != nil || st.IsDir() {
-			fmt.Fprintf(&tried, "\n\tno file '%s'", cand)
-			continue
-		}
-		fn, err := loadFile(L, env, cand)
-		if err != nil {
-			L.Error(lua.LString(fmt.Sprintf("error loading module '%s' from file '%s':\n\t%s", name, cand, err.Error())), 0)
-		}
-		L.Push(fn)
+	cand, tried := findOnPath(string(path), name)
+	if cand == "" {
+		L.Push(lua.LString(tried))
 		return 1
 	}
-	L.Push(lua.LString(tried.String()))
+	fn, err := loadFile(L, env, cand)
+	if err != nil {
+		L.Error(lua.LString(fmt.Sprintf("error loading module '%s' from file '%s':\n\t%s", name, cand, err.Error())), 0)
+	}
+	L.Push(fn)
 	return 1
 }
 

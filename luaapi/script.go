@@ -20,6 +20,7 @@ import (
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/internal/luacomp"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -394,7 +395,7 @@ func declaredOption(name string, def *lua.LTable) (options.Option, error) {
 			o.Default = "on"
 		}
 	case lua.LNumber:
-		o.Kind, o.Default = options.Float, formatNumber(float64(d))
+		o.Kind, o.Default = options.Float, luanum.Format(float64(d))
 	case lua.LString:
 		o.Kind, o.Default = options.String, string(d)
 	case *lua.LNilType:

@@ -1,8 +1,6 @@
 package luaapi
 
 import (
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"weak"
@@ -39,6 +37,7 @@ type runtime struct {
 
 func (rt *runtime) close() {
 	rt.coroutines.closeAll()
+	closeFiles(rt.L)
 	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
 		c.close()
@@ -115,7 +114,6 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	registerHistogram(L, sb)
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
-	registerOutput(L)
 	openLuaJITLibs(L)
 	registerCoroutine(L)
 	s.setRequirePaths(L)
@@ -148,11 +146,17 @@ var stateOptions = lua.Options{
 	RegistryGrowStep:    64,
 }
 
-// openLuaJITLibs adds what LuaJIT 2.1 has beyond Lua 5.1 (and its own
-// string.format and table.sort), for scripts written for it.
+// openLuaJITLibs gives the standard libraries LuaJIT 2.1's behaviour where
+// gopher-lua's differs, and adds what LuaJIT has beyond Lua 5.1, for
+// scripts written for it.
 func openLuaJITLibs(L *lua.LState) {
+	registerBase(L)
+	registerString(L)
+	registerTable(L)
+	registerIO(L)
+	registerOS(L)
+	registerDebug(L)
 	registerFFI(L)
-	patchStringFormat(L)
 	patchTableSort(L)
 	registerTableExt(L)
 	registerBit(L)
@@ -181,41 +185,6 @@ func openLibs(L *lua.LState) {
 		L.Push(L.NewFunction(lib.fn))
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
-	}
-}
-
-// registerOutput sends print and io.write to the run's output writer, so
-// script output interleaves correctly with the reports.
-func registerOutput(L *lua.LState) {
-	L.SetGlobal("print", L.NewFunction(func(L *lua.LState) int {
-		w := getRuntime(L).env.Out
-		n := L.GetTop()
-		buf := make([]byte, 0, 64)
-		for i := 1; i <= n; i++ {
-			if i > 1 {
-				buf = append(buf, '\t')
-			}
-			buf = append(buf, L.ToStringMeta(L.Get(i)).String()...)
-		}
-		buf = append(buf, '\n')
-		_, _ = w.Write(buf)
-		return 0
-	}))
-	if io, ok := L.GetGlobal("io").(*lua.LTable); ok {
-		io.RawSetString("write", L.NewFunction(func(L *lua.LState) int {
-			w := getRuntime(L).env.Out
-			for i := 1; i <= L.GetTop(); i++ {
-				switch v := L.Get(i).(type) {
-				case lua.LString:
-					_, _ = w.Write([]byte(v))
-				case lua.LNumber:
-					_, _ = w.Write([]byte(v.String()))
-				default:
-					L.ArgError(i, "string expected")
-				}
-			}
-			return 0
-		}))
 	}
 }
 
@@ -312,60 +281,6 @@ func (s *Script) exportOptions(L *lua.LState) error {
 	}
 	L.SetField(L.GetGlobal("sysbench"), "opt", optT)
 	return nil
-}
-
-// setRequirePaths makes require() find files next to a file script, then
-// package.path (LUA_PATH), then the bundled modules.
-func (s *Script) setRequirePaths(L *lua.LState) {
-	pkg, ok := L.GetGlobal("package").(*lua.LTable)
-	if !ok {
-		return
-	}
-	path := lua.LVAsString(pkg.RawGetString("path"))
-	if s.dir != "" {
-		// Not filepath.Join: "./?.lua" names the files as LuaJIT would.
-		path = strings.TrimSuffix(s.dir, "/") + "/?.lua;" + path
-	}
-	if home := os.Getenv("HOME"); home != "" {
-		path += ";" + home + "/.luarocks/share/lua/5.1/?.lua"
-	}
-	pkg.RawSetString("path", lua.LString(path))
-	loaders, ok := pkg.RawGetString("loaders").(*lua.LTable)
-	if !ok {
-		return
-	}
-	env := s.env
-	bundled := L.NewFunction(func(L *lua.LState) int {
-		name := L.CheckString(1)
-		p, err := env.bundledProto(name)
-		if err != nil {
-			L.RaiseError("%s", err.Error())
-		}
-		if p == nil {
-			L.Push(lua.LString("\n\tno bundled module '" + name + "'"))
-			return 1
-		}
-		L.Push(L.NewFunctionFromProto(p))
-		return 1
-	})
-	if s.bundled {
-		// A bundled script's modules come from the bundle first.
-		tableInsert(L, loaders, 2, bundled)
-	} else {
-		loaders.Append(bundled)
-	}
-}
-
-func tableInsert(L *lua.LState, t *lua.LTable, pos int, v lua.LValue) {
-	n := t.Len()
-	for i := n; i >= pos; i-- {
-		t.RawSetInt(i+1, t.RawGetInt(i))
-	}
-	t.RawSetInt(pos, v)
-}
-
-func formatNumber(f float64) string {
-	return strconv.FormatFloat(f, 'g', 14, 64)
 }
 
 // preludeProto compiles compatPrelude once per process.

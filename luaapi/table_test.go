@@ -51,3 +51,46 @@ func TestTableClearReuse(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestTableLibrary checks insert, remove, concat, maxn, getn, foreach and
+// foreachi against values recorded with luajit 2.1 (see luajit_test.go).
+func TestTableLibrary(t *testing.T) {
+	runLuaJITCases(t, []luajitCase{
+		// insert and remove with numeric-string positions, LuaJIT's moves and errors
+		{"(function() local t = {1, 2, 3} table.insert(t, \"2\", \"x\") return table.concat(t, \",\") end)()", "\"1,x,2,3\""},
+		{"(function() local t = {1, 2, 3} table.insert(t, 10, \"x\") return t[10], t[4] end)()", "\"x\", nil"},
+		{"(function() local t = {1, 2, 3} table.insert(t, -1, \"x\") return t[-1], t[0], t[1], t[2] end)()", "\"x\", nil, nil, 1"},
+		{"(function() local t = {} table.insert(t, \"a\") table.insert(t, \"b\") return table.concat(t) end)()", "\"ab\""},
+		{"table.insert({1})", "error: wrong number of arguments to 'insert'"},
+		{"table.insert({1}, 1, 2, 3)", "error: wrong number of arguments to 'insert'"},
+		{"table.insert({1}, \"x\", 2)", "error: bad argument #2 to 'insert' (number expected, got string)"},
+		{"table.insert(nil, 1)", "error: bad argument #1 to 'insert' (table expected, got nil)"},
+		{"(function() local t = {1, 2, 3} return table.remove(t, \"2\"), #t, t[2] end)()", "2, 2, 3"},
+		{"(function() local t = {1, 2, 3} return table.remove(t), #t end)()", "3, 2"},
+		{"select(\"#\", table.remove({1, 2, 3}, 5)), select(\"#\", table.remove({1, 2, 3}, 0)), select(\"#\", table.remove({}))", "0, 0, 0"},
+		{"table.remove({1}, \"x\")", "error: bad argument #2 to 'remove' (number expected, got string)"},
+		{"table.remove()", "error: bad argument #1 to 'remove' (table expected, got nil)"},
+		{"(function() local log = {} local t = setmetatable({}, {__newindex = function(t, k, v) log[#log+1] = k rawset(t, k, v) end}) t[1], t[2] = 1, 2 rawset(t, 1, 1) return table.remove(t, 1) end)()", "1"},
+		// concat
+		{"table.concat({1, 2.5, \"x\", 1e15, 1/3}, \", \"), table.concat({1, 2, 3}, 0), table.concat({}, \"x\")", "\"1, 2.5, x, 1e+15, 0.33333333333333\", \"10203\", \"\""},
+		{"table.concat({1, 2, 3}, \"\", 2), table.concat({1, 2, 3}, \"\", \"2\", \"3\"), table.concat({1, 2, 3}, \"-\", 3, 2)", "\"23\", \"23\", \"\""},
+		{"table.concat({1, {}, 3})", "error: invalid value (table) at index 2 in table for 'concat'"},
+		{"table.concat({1, 2}, \"\", 1, 3)", "error: invalid value (nil) at index 3 in table for 'concat'"},
+		{"table.concat({1, true})", "error: invalid value (boolean) at index 2 in table for 'concat'"},
+		{"table.concat({1}, {})", "error: bad argument #2 to 'concat' (string expected, got table)"},
+		{"table.concat({[1] = \"a\", [2] = \"b\"}, \",\", nil, 2)", "\"a,b\""},
+		// maxn, getn, foreach, foreachi
+		{"table.maxn({1, 2, nil, 4}), table.maxn({[10] = 1, [2.5] = 1, x = 1}), table.maxn({}), table.maxn({[-5] = 1})", "4, 10, 0, 0"},
+		{"table.getn({1, 2, 3})", "3"},
+		{"table.getn()", "error: bad argument #1 to 'getn' (table expected, got nil)"},
+		{"table.maxn()", "error: bad argument #1 to 'maxn' (table expected, got no value)"},
+		{"table.foreachi({5, 6}, function(i, v) if v == 6 then return i * 10 end end)", "20"},
+		{"table.foreach({5}, function(k, v) return k + v end)", "6"},
+		{"table.foreachi({})", "error: bad argument #2 to 'foreachi' (function expected, got nil)"},
+		{"table.foreach({}, 1)", "error: bad argument #2 to 'foreach' (function expected, got number)"},
+		{"select(\"#\", table.foreachi({1}, function() end))", "0"},
+		// sort's argument checks
+		{"table.sort({3, 1, 2}, 1)", "error: bad argument #2 to 'sort' (function expected, got number)"},
+		{"table.sort()", "error: bad argument #1 to 'sort' (table expected, got no value)"},
+	})
+}

@@ -23,10 +23,14 @@ func patchTableSort(L *lua.LState) {
 
 // tableSort is table.sort(t [, comp]).
 func tableSort(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTab(L, 1)
 	s := tableSorter{L: L, t: t}
 	if L.Get(2) != lua.LNil {
-		s.comp = L.CheckFunction(2)
+		fn, ok := L.Get(2).(*lua.LFunction)
+		if !ok {
+			typeError(L, 2, "function")
+		}
+		s.comp = fn
 	}
 	// t.Len is the raw length: LuaJIT's lj_tab_len, and gopher-lua's #t
 	// for any table without a __len metamethod.

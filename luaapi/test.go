@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -377,3 +378,20 @@ func (w loopWorker) RunLoop(ctx context.Context, l *engine.Loop) error {
 type loopWorker struct{ *worker }
 
 var _ engine.LoopRunner = loopWorker{}
+
+// Commands are the names of the commands the script defines in
+// sysbench.cmdline.commands, sorted (for the shell's completion).
+func (s *Script) Commands() []string {
+	t, ok := getPath(s.master, "sysbench", "cmdline", "commands").(*lua.LTable)
+	if !ok {
+		return nil
+	}
+	var names []string
+	t.ForEach(func(k, _ lua.LValue) {
+		if name, ok := k.(lua.LString); ok {
+			names = append(names, string(name))
+		}
+	})
+	sort.Strings(names)
+	return names
+}

@@ -80,6 +80,9 @@ type Tool struct {
 	Version string `json:"version"`
 	API     string `json:"api"` // the sysbench version whose API is implemented
 	Lua     string `json:"lua"`
+	// Commit and BuildDate are the build's, when it recorded them.
+	Commit    string `json:"commit,omitempty"`
+	BuildDate string `json:"build_date,omitempty"`
 }
 
 // Host is the client machine.

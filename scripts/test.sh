@@ -42,6 +42,6 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./... || exit 1
-go build -o bin/sysbench-go . || exit 1
+make -s build || exit 1
 export SYSBENCH_GO_BIN="$PWD/bin/sysbench-go"
 go test -race -count=1 -timeout 20m ./...

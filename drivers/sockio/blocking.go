@@ -162,7 +162,7 @@ func (c *Conn) Write(p []byte) (int, error) {
 	if len(p) > 0 {
 		n, _, e := syscall.RawSyscall6(syscall.SYS_SENDTO, uintptr(c.fd),
 			uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)),
-			syscall.MSG_DONTWAIT|syscall.MSG_NOSIGNAL, 0, 0)
+			syscall.MSG_DONTWAIT|msgNoSignal, 0, 0)
 		if e == 0 {
 			done = int(n)
 		}

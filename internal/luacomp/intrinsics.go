@@ -1,12 +1,11 @@
 package luacomp
 
 import (
-	"math"
-	"strconv"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
 
@@ -19,6 +18,16 @@ import (
 // concatIntrinsic is a .. b .. c: numbers as LuaJIT writes them, and
 // __concat metamethods called pairwise from the right as in Lua.
 var concatIntrinsic = &lua.LFunction{IsG: true, GFunction: concat, Env: &lua.LTable{}}
+
+// IntrinsicEvent is the metamethod event an intrinsic calls metamethods
+// for ("__concat" for concatenation), "" for any other function: what
+// debug.getinfo names a metamethod called from it.
+func IntrinsicEvent(fn *lua.LFunction) string {
+	if fn == concatIntrinsic {
+		return "__concat"
+	}
+	return ""
+}
 
 func concat(L *lua.LState) int {
 	n := L.GetTop()
@@ -52,17 +61,7 @@ func appendText(buf []byte, v lua.LValue) []byte {
 }
 
 // appendNumber writes a number as LuaJIT's tostring does.
-func appendNumber(buf []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "nan"...)
-	case math.IsInf(f, 1):
-		return append(buf, "inf"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-inf"...)
-	}
-	return strconv.AppendFloat(buf, f, 'g', 14, 64)
-}
+func appendNumber(buf []byte, f float64) []byte { return luanum.Append(buf, f) }
 
 func stringable(v lua.LValue) bool {
 	switch v.(type) {

@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
 
@@ -249,4 +249,4 @@ func CallerName(L *lua.LState, level int) (kind, name string) {
 	return "", ""
 }
 
-func parseArith(s string) (float64, bool) { return luaparse.Number(s) }
+func parseArith(s string) (float64, bool) { return luanum.Parse(s) }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sysbench-go/sysbench-go/internal/testenv"
+)
+
+// installedAs puts the program on a PATH of its own under name (as make
+// install does) and returns that directory.
+func installedAs(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := os.Symlink(testenv.Binary(t), filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// completionCases are command lines, the cursor at their end, and what
+// completion offers there (as the shell shows it: after an '=', what
+// follows it).
+var completionCases = []struct{ line, want string }{
+	{"PROG --thr", "--threads= --thread-stack-size= --threshold="},
+	{"PROG --mysql-ho", "--mysql-host="},
+	{"PROG --pgsql-ssl", "--pgsql-sslmode="},
+	{"PROG oltp_read_w", "oltp_read_write"},
+	{"PROG tpcb", "tpcb_like tpcb_select_only tpcb_simple_update"},
+	{"PROG cp", "cpu"},
+	{"PROG rep", "report"},
+	{"PROG --table-s", ""}, // a workload's option before its name is on the line
+	{"PROG oltp_read_write --table-s", "--table-size="},
+	{"PROG oltp_read_write --table_s", "--table_size="},
+	{"PROG --threads=4 oltp_point_select --skip-t", "--skip-trx"},
+	{"PROG oltp_point_select --skip-trx=", "on off"},
+	{"PROG oltp_read_write r", "run"},
+	{"PROG oltp_read_write p", "prepare prewarm"},
+	{"PROG cpu --cpu-max", "--cpu-max-prime="},
+	{"PROG --db-driver=p", "pgsql"},
+	{"PROG --rand-type=", "uniform gaussian special pareto zipfian"},
+	{"PROG --db-ps-mode=", "auto disable"},
+	{"PROG --histogram=o", "on off"},
+	{"PROG report --perc", "--percentile="},
+	{"PROG deploy ", "kubernetes"},
+	{"PROG deploy kubernetes --inst", "--instances="},
+	{"PROG deploy kubernetes shop_mixed --sc", "--scale="},
+	{"PROG completion ", "bash zsh"},
+	{"PROG start --ready", "--ready-timeout="},
+	{"PROG --config-file=FILES/sc", "FILES/script.lua"},
+	{"PROG FILES/sc", "FILES/script.lua"},
+	{"PROG FILES/script.lua --my-o", "--my-option="},
+}
+
+// TestBashCompletion sources the completion script that the program
+// prints, as bash-completion would, and asks it to complete each case.
+func TestBashCompletion(t *testing.T) {
+	bin := installedAs(t, "sysbench-go", "sysbench")
+	files := t.TempDir()
+	if err := os.WriteFile(filepath.Join(files, "script.lua"), []byte("sysbench.cmdline.options = {my_option = {'mine', 1}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, prog := range []string{"sysbench-go", "sysbench"} {
+		t.Run(prog, func(t *testing.T) {
+			script := filepath.Join(t.TempDir(), prog)
+			out, err := exec.Command(filepath.Join(bin, prog), "completion", "bash").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(script, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var driver strings.Builder
+			driver.WriteString("set -u\nsource " + script + "\n")
+			driver.WriteString("complete -p " + prog + "\n")
+			driver.WriteString(`c() { COMP_LINE=$1; COMP_POINT=${#1}; COMPREPLY=(); ` + funcName(prog) + `; echo "${COMPREPLY[*]}"; }` + "\n")
+			for _, tc := range completionCases {
+				line := strings.NewReplacer("PROG", prog, "FILES", files).Replace(tc.line)
+				driver.WriteString("c '" + line + "'\n")
+			}
+			cmd := exec.Command("bash", "--norc", "--noprofile", "-c", driver.String())
+			cmd.Dir = t.TempDir() // no file of the current directory among the names
+			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+			got, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("bash: %v\n%s", err, got)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+			if lines[0] != "complete -F "+funcName(prog)+" "+prog {
+				t.Errorf("registered as %q", lines[0])
+			}
+			for i, tc := range completionCases {
+				want := strings.ReplaceAll(tc.want, "FILES", files)
+				if i+1 >= len(lines) || lines[i+1] != want {
+					t.Errorf("%s: %q, want %q", tc.line, lines[min(i+1, len(lines)-1)], want)
+				}
+			}
+		})
+	}
+}
+
+// TestZshCompletion runs the zsh completion function with the completion
+// system's builtins stood in for, and checks what it offers.
+func TestZshCompletion(t *testing.T) {
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Skip("no zsh (apt-get install zsh)")
+	}
+	bin := installedAs(t, "sysbench-go")
+	out, err := exec.Command(filepath.Join(bin, "sysbench-go"), "completion", "zsh").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "_sysbench-go")
+	if err := os.WriteFile(script, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(zsh, "-n", script).CombinedOutput(); err != nil {
+		t.Fatalf("zsh -n: %v\n%s", err, out)
+	}
+	// compadd prints the words it is given (-a names the array), _files
+	// says it was asked, compdef records the registration.
+	driver := `compdef() { print -r -- "compdef $*" }
+source ` + script + `
+compadd() { local arr; while (( $# )); do case $1 in -a) arr=$2; shift 2;; -d) shift 2;; -*) shift;; *) shift;; esac; done; print -rn -- "${(P)arr} " }
+_files() { print -rn -- "FILES " }
+compset() { PREFIX=${PREFIX#*=} }
+c() { words=(${=1}); [[ $1 == *' ' ]] && words+=(''); CURRENT=${#words}; PREFIX=${words[-1]}; _sysbench_go; print }
+c 'sysbench-go --thr'
+c 'sysbench-go oltp_read_write --table-s'
+c 'sysbench-go oltp_read_write r'
+c 'sysbench-go --db-driver=p'
+c 'sysbench-go --config-file='
+`
+	cmd := exec.Command(zsh, "-f", "-c", driver)
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("zsh: %v\n%s", err, got)
+	}
+	want := "compdef _sysbench_go sysbench-go\n" +
+		"--threads= --thread-stack-size= --threshold= \n" +
+		"--table-size= \n" +
+		"prepare run cleanup help prewarm warmup \n" +
+		"--db-driver=mysql --db-driver=pgsql --db-driver=sqlite \n" +
+		"FILES \n"
+	if string(got) != want {
+		t.Errorf("zsh completion:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,6 @@
+package sockio
+
+import "syscall"
+
+// msgNoSignal keeps a write to a closed connection from raising SIGPIPE.
+const msgNoSignal = syscall.MSG_NOSIGNAL
