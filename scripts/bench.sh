@@ -521,7 +521,7 @@ for k in "${kernels[@]}"; do
 	if [ -s "$kdir/$name.1" ]; then
 		read -r pmin pmax < <(spread "$(awk '{print $1}' "$kdir/$name.0")" "$(awk '{print $1}' "$kdir/$name.1")")
 	fi
-	sums=$(for i in 0 1 2 3 4; do [ -s "$kdir/$name.$i" ] && cut -d' ' -f3- "$kdir/$name.$i"; done | sort -u)
+	sums=$(for i in 0 1 2 3 4; do if [ -s "$kdir/$name.$i" ]; then cut -d' ' -f3- "$kdir/$name.$i"; fi; done | sort -u)
 	agree=true verdict=same
 	if [ "$(printf '%s\n' "$sums" | wc -l)" -ne 1 ]; then
 		agree=false verdict=DIFFER
