@@ -680,4 +680,7 @@ fi
 fi
 
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
-echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"
+if section servers; then
+	echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads)"
+fi
+echo "(JSON in bench.json)"
