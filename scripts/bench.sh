@@ -7,7 +7,7 @@
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
 # BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
 # (a list of sections to run: servers dry rss prepare rate results
-# statements server metrics; all by default).
+# statements server metrics lua luainsn wire; all by default).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,12 +22,22 @@ if [ -z "$ref" ]; then
 	echo "bench.sh: the reference sysbench is not installed (apt-get install -y sysbench): measuring ours only" >&2
 fi
 
+# section NAME: whether BENCH_ONLY asks for the section (all without it).
+section() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+
 dir=$(mktemp -d /tmp/sbgo-bench.XXXXXX)
-trap 'bash scripts/testdb.sh stop "$dir" >/dev/null 2>&1 || true' EXIT INT TERM
+trap 'bash scripts/testdb.sh stop "$dir" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT INT TERM
 export SBTEST_MYSQL_PORT=${SBTEST_BENCH_MYSQL_PORT:-33306}
 export SBTEST_PGSQL_PORT=${SBTEST_BENCH_PGSQL_PORT:-35432}
-bash scripts/testdb.sh start "$dir"
-. "$dir/env"
+# The servers only for the sections that use them (dry, lua and luainsn
+# need none).
+for s in servers rss prepare rate results statements server metrics wire; do
+	if section $s; then
+		bash scripts/testdb.sh start "$dir"
+		. "$dir/env"
+		break
+	fi
+done
 
 mysql_opts="--mysql-host=127.0.0.1 --mysql-port=$SBTEST_MYSQL_PORT --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest"
 # Same TLS setting for both tools: the private server offers TLS (a
@@ -61,9 +71,6 @@ fmed() {
 	shift
 	printf '%s\n' "$@" | awk -v k="$k" '{print $k}' | median
 }
-
-# section NAME: whether BENCH_ONLY asks for the section (all without it).
-section() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -240,16 +247,22 @@ fi
 
 # --- latency at equal throughput: --rate below saturation ----------------
 rate=${BENCH_RATE:-2000}
-# lat TOOL DB -> "p95 p99", both read from one run's latency histogram
-# (the bucket where the running count reaches 95% and 99% of the events,
-# as sysbench computes its percentile).
+# hist_pcts P1 P2: reads a run's output with --histogram and prints the
+# P1th and P2th percentiles of its latency histogram (the bucket where the
+# running count reaches P% of the events, as sysbench computes its
+# percentile), in ms.
+hist_pcts() {
+	awk -v p1="$1" -v p2="$2" '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
+		END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * p1 / 100) a = v[i]; if (!b && s >= t * p2 / 100) b = v[i]}
+			if (n) print a, b; else print "nan nan"}'
+}
+
+# lat TOOL DB -> "p95 p99", both read from one run's latency histogram.
 lat() {
 	local opts
 	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 	"$1" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --rate="$rate" --time="$secs" --histogram=on run 2>/dev/null |
-		awk '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
-			END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * 0.95) a = v[i]; if (!b && s >= t * 0.99) b = v[i]}
-				if (n) print a, b; else print "nan nan"}'
+		hist_pcts 95 99
 }
 if section rate; then
 echo
@@ -379,5 +392,295 @@ metrun() { # with|without DB -> tps
 point_select_cost "--metrics-addr cost" metrun metrics_addr_cost_oltp_point_select
 fi
 
+# --- pure Lua: our kernels under five implementations ----------------------
+# Each kernel of testdata/lua-kernels run as a script file by ours, by
+# plain gopher-lua 1.1.2 (a Go main built here from the module proxy, in a
+# temporary module: its own parser, compiler and libraries, default
+# options), by lua5.1, luajit -joff and luajit; $pairs rounds, the order of
+# the five rotated each round; medians and min-max of the wall time, and
+# every implementation's checksum line compared.
+# BENCH_KERNELS: some of them by name (all by default).
+kernels=()
+for k in ${BENCH_KERNELS:-testdata/lua-kernels/*.lua}; do
+	kernels+=("testdata/lua-kernels/$(basename "$k" .lua).lua")
+done
+impl_names=(ours gopher-lua lua5.1 luajit-joff luajit)
+impl_cmds=("$bin" "$dir/glua/glua" lua5.1 "luajit -joff" luajit)
+
+# build_glua: the plain gopher-lua harness, in $dir/glua.
+build_glua() {
+	local d=$dir/glua
+	[ -x "$d/glua" ] && return 0
+	mkdir -p "$d"
+	cat >"$d/main.go" <<'EOF'
+// glua runs a Lua file on plain gopher-lua: its own parser and compiler,
+// default options, the libraries lua.NewState opens.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+func main() {
+	L := lua.NewState()
+	defer L.Close()
+	if err := L.DoFile(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+EOF
+	if ! (cd "$d" && export GOFLAGS=-mod=mod GOWORK=off &&
+		go mod init benchglua && go get github.com/yuin/gopher-lua@v1.1.2 && go build -o glua .) >"$d/build.log" 2>&1; then
+		echo "bench.sh: building the plain gopher-lua harness failed (see below): its column is empty" >&2
+		cat "$d/build.log" >&2
+		return 1
+	fi
+}
+
+# impl_ok I: whether implementation I (an index of impl_cmds) can run.
+impl_ok() {
+	local cmd=${impl_cmds[$1]}
+	command -v "${cmd%% *}" >/dev/null 2>&1
+}
+
+# kernel_run KERNEL CMD -> "wall_s cpu_s CHECKSUM LINE" (the checksum is
+# the last line that starts with the kernel's name, or FAILED and the
+# first line of standard error).
+kernel_run() {
+	local k=$1 cmd=$2 out t0 t1 rc=0 sum name
+	name=$(basename "$k" .lua)
+	out=$(mktemp)
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%U %S" -o "$out.time" $cmd "$k" >"$out" 2>"$out.err" || rc=$?
+	t1=$EPOCHREALTIME
+	sum=$(grep "^$name " "$out" | tail -n 1 || true)
+	if [ $rc -ne 0 ] || [ -z "$sum" ]; then sum="FAILED (exit $rc): $(head -n 1 "$out.err")"; fi
+	tail -n 1 "$out.time" | awk -v a="$t0" -v b="$t1" -v s="$sum" '{printf "%.3f %.3f %s\n", b - a, $1 + $2, s}'
+	rm -f "$out" "$out.time" "$out.err"
+}
+
+# medrange FILE K: "median (min-max)" of field K of FILE's lines.
+medrange() {
+	local m
+	m=$(awk -v k="$2" '{print $k}' "$1" | median)
+	awk -v k="$2" -v m="$m" '{if (NR == 1 || $k < lo) lo = $k; if (NR == 1 || $k > hi) hi = $k}
+		END {if (NR) printf "%.2f (%.2f-%.2f)", m, lo, hi; else print "-"}' "$1"
+}
+
+# ratio A B: A/B to 2 decimals ("nan" when either is missing).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a > 0 && b > 0) printf "%.2f", a / b; else print "nan"}'; }
+
+if section lua || section luainsn; then
+	build_glua || true
+fi
+if section lua; then
+kdir=$dir/kernels
+mkdir -p "$kdir"
+for k in "${kernels[@]}"; do
+	name=$(basename "$k" .lua)
+	for r in $(seq "$pairs"); do
+		for j in 0 1 2 3 4; do
+			i=$(((j + r - 1) % 5))
+			impl_ok $i || continue
+			kernel_run "$k" "${impl_cmds[$i]}" >>"$kdir/$name.$i"
+		done
+	done
+done
+echo
+echo "pure Lua kernels (testdata/lua-kernels), wall s: median (min-max) of $pairs rounds, the five alternated"
+printf "%-10s" kernel
+for n in "${impl_names[@]}"; do printf " %-20s" "$n"; done
+echo
+for k in "${kernels[@]}"; do
+	name=$(basename "$k" .lua)
+	printf "%-10s" "$name"
+	for i in 0 1 2 3 4; do
+		if [ -s "$kdir/$name.$i" ]; then printf " %-20s" "$(medrange "$kdir/$name.$i" 1)"; else printf " %-20s" -; fi
+	done
+	echo
+done
+echo
+printf "%-10s %8s %11s %10s %8s %8s %8s  %s\n" "ours / ..." gopher pairs cpu/gopher lua5.1 "jit -joff" luajit checksums
+differ=""
+for k in "${kernels[@]}"; do
+	name=$(basename "$k" .lua)
+	declare -A med=() cpu=()
+	for i in 0 1 2 3 4; do
+		med[$i]=nan cpu[$i]=nan
+		if [ -s "$kdir/$name.$i" ]; then
+			med[$i]=$(awk '{print $1}' "$kdir/$name.$i" | median)
+			cpu[$i]=$(awk '{print $2}' "$kdir/$name.$i" | median)
+		fi
+	done
+	# Round by round, ours against gopher-lua: the pair ran back to back.
+	pmin=null pmax=null
+	if [ -s "$kdir/$name.1" ]; then
+		read -r pmin pmax < <(spread "$(awk '{print $1}' "$kdir/$name.0")" "$(awk '{print $1}' "$kdir/$name.1")")
+	fi
+	sums=$(for i in 0 1 2 3 4; do if [ -s "$kdir/$name.$i" ]; then cut -d' ' -f3- "$kdir/$name.$i"; fi; done | sort -u)
+	agree=true verdict=same
+	if [ "$(printf '%s\n' "$sums" | wc -l)" -ne 1 ]; then
+		agree=false verdict=DIFFER
+		for i in 0 1 2 3 4; do
+			[ -s "$kdir/$name.$i" ] || continue
+			differ="$differ$(cut -d' ' -f3- "$kdir/$name.$i" | sort -u | sed "s/^/  $name, ${impl_names[$i]}: /")"$'\n'
+		done
+	fi
+	rg=$(ratio "${med[0]}" "${med[1]}")
+	printf "%-10s %8s %11s %10s %8s %8s %8s  %s\n" "$name" "$rg" "$pmin-$pmax" "$(ratio "${cpu[0]}" "${cpu[1]}")" \
+		"$(ratio "${med[0]}" "${med[2]}")" "$(ratio "${med[0]}" "${med[3]}")" "$(ratio "${med[0]}" "${med[4]}")" "$verdict"
+	json="$json{\"db\":\"none\",\"workload\":\"lua_kernel_$name\",\"wall_s\":{\"ours\":${med[0]},\"gopher_lua\":${med[1]},\"lua51\":${med[2]},\"luajit_joff\":${med[3]},\"luajit\":${med[4]}},\"cpu_s\":{\"ours\":${cpu[0]},\"gopher_lua\":${cpu[1]}},\"ratio_gopher_lua\":$rg,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax,\"checksums_agree\":$agree},"
+	unset med cpu
+done
+if [ -n "$differ" ]; then
+	echo "checksums that differ (the kernel did not compute the same thing everywhere):"
+	printf '%s' "$differ"
+fi
+fi
+
+# --- pure Lua: instructions, ours against plain gopher-lua ------------------
+# The same kernels under callgrind (valgrind's instruction counts do not
+# depend on the machine's load), scaled down by LUA_KERNEL_SCALE, net of
+# an empty chunk's start-up: with the collector off (GOGC=off: the
+# interpreter's and the libraries' own work, repeatable to 0.1%) and with
+# it on (GOGC unset: the collector's share varies by a few per cent from
+# run to run with its timing, so BENCH_CG_RUNS runs, median). Go's
+# asynchronous preemption is off under valgrind (its signals trip
+# callgrind).
+cgscale=${BENCH_CG_SCALE:-0.1}
+cgruns=${BENCH_CG_RUNS:-1}
+# cg_count CMD FILE GOGC -> instructions ("nan" when valgrind failed).
+cg_count() {
+	local n
+	n=$(env ${3:+GOGC=$3} GODEBUG=asyncpreemptoff=1 LUA_KERNEL_SCALE="$cgscale" \
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null $1 "$2" 2>&1 >/dev/null |
+		awk '/Collected :/ {print $NF}')
+	echo "${n:-nan}"
+}
+if section luainsn; then
+if ! command -v valgrind >/dev/null 2>&1 || ! impl_ok 1; then
+	echo "bench.sh: luainsn needs valgrind and the gopher-lua harness: skipped" >&2
+else
+	echo 'local nothing = 0' >"$dir/empty.lua"
+	echo
+	echo "pure Lua kernels under callgrind, LUA_KERNEL_SCALE=$cgscale, millions of instructions net of an empty chunk"
+	printf "%-10s %10s %10s %7s %10s %10s %7s\n" kernel "ours,GC off" gopher "ratio" "ours,GC on" gopher ratio
+	declare -A base=()
+	for g in off ""; do
+		for i in 0 1; do base[$i$g]=$(cg_count "${impl_cmds[$i]}" "$dir/empty.lua" "$g"); done
+	done
+	for k in "${kernels[@]}"; do
+		name=$(basename "$k" .lua)
+		declare -A net=()
+		for i in 0 1; do
+			n=$(cg_count "${impl_cmds[$i]}" "$k" off)
+			net[${i}off]=$(awk -v n="$n" -v b="${base[${i}off]}" 'BEGIN {if (n > 0) printf "%.1f", (n - b) / 1e6; else print "nan"}')
+		done
+		on0=() on1=()
+		for r in $(seq "$cgruns"); do
+			if [ $((r % 2)) -eq 0 ]; then
+				on1+=("$(cg_count "${impl_cmds[1]}" "$k" "")")
+				on0+=("$(cg_count "${impl_cmds[0]}" "$k" "")")
+			else
+				on0+=("$(cg_count "${impl_cmds[0]}" "$k" "")")
+				on1+=("$(cg_count "${impl_cmds[1]}" "$k" "")")
+			fi
+		done
+		net[0]=$(printf '%s\n' "${on0[@]}" | median | awk -v b="${base[0]}" '{if ($1 > 0) printf "%.1f", ($1 - b) / 1e6; else print "nan"}')
+		net[1]=$(printf '%s\n' "${on1[@]}" | median | awk -v b="${base[1]}" '{if ($1 > 0) printf "%.1f", ($1 - b) / 1e6; else print "nan"}')
+		roff=$(awk -v a="${net[0off]}" -v b="${net[1off]}" 'BEGIN {if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan"}')
+		ron=$(awk -v a="${net[0]}" -v b="${net[1]}" 'BEGIN {if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan"}')
+		printf "%-10s %10s %10s %7s %10s %10s %7s\n" "$name" "${net[0off]}" "${net[1off]}" "$roff" "${net[0]}" "${net[1]}" "$ron"
+		json="$json{\"db\":\"none\",\"workload\":\"lua_insn_$name\",\"scale\":$cgscale,\"minsn_gc_off_ours\":${net[0off]},\"minsn_gc_off_gopher_lua\":${net[1off]},\"ratio_gc_off\":$roff,\"minsn_gc_on_ours\":${net[0]},\"minsn_gc_on_gopher_lua\":${net[1]},\"ratio_gc_on\":$ron},"
+		unset net
+	done
+	echo "(start-up, the empty chunk: ours $(awk -v n="${base[0off]}" 'BEGIN {printf "%.1f", n / 1e6}') M, gopher-lua $(awk -v n="${base[1off]}" 'BEGIN {printf "%.1f", n / 1e6}') M instructions with GC off; GC on: median of $cgruns run(s))"
+fi
+fi
+
+# --- client-added latency: the wire against what the client reports --------
+# A loopback capture (tshark) of oltp_point_select, one query per event;
+# internal/tools/wirelat pairs each execute with its response on the wire
+# (from the request's first segment to the response's last) and gives the
+# wire's p50/p99; the client's own p50/p99 come from its --histogram in the
+# same run. What the client adds = reported - wire, run by run; ours and
+# sysbench alternated, medians.
+wsecs=${BENCH_WIRE_TIME:-$secs}
+wthreads=${BENCH_WIRE_THREADS:-8 512}
+# wire_run TOOL DB THREADS -> "wire_p50 wire_p99 rep_p50 rep_p99 added_p50
+# added_p99 paired events dropped broken"
+wire_run() {
+	local tool=$1 db=$2 th=$3 opts extra="" port proto cap out tp wl rp w50 w99 r50 r99 paired events dropped broken
+	if [ "$db" = mysql ]; then
+		opts=$mysql_opts port=$SBTEST_MYSQL_PORT proto=mysql
+	else
+		opts=$pgsql_opts port=$SBTEST_PGSQL_PORT proto=pgsql
+		if [ "$tool" != "$ref" ]; then extra="--pgsql-sslmode=disable"; fi
+	fi
+	cap=$dir/wire.pcapng out=$dir/wire.out
+	rm -f "$cap"
+	# Ahead of the clients in the scheduler, with a large buffer: at 512
+	# threads on 2 CPUs a capture at normal priority drops packets.
+	nice -n -10 tshark -i lo -f "tcp port $port" -s 256 -B 128 -w "$cap" -q >/dev/null 2>"$cap.err" &
+	tp=$!
+	for _ in $(seq 100); do grep -q "Capturing on" "$cap.err" 2>/dev/null && break; sleep 0.1; done
+	"$tool" oltp_point_select $opts $extra --tables=1 --table-size="$size" --threads="$th" --time="$wsecs" --histogram run >"$out" 2>&1 || true
+	sleep 1
+	kill -INT "$tp" 2>/dev/null || true
+	wait "$tp" 2>/dev/null || true
+	dropped=$(awk '/dropped/ {s += $1} END {print s + 0}' "$cap.err")
+	wl=$("$dir/wirelat" -proto "$proto" -port "$port" "$cap")
+	w50=$(tr ' ' '\n' <<<"$wl" | awk -F= '$1 == "p50" {print $2}')
+	w99=$(tr ' ' '\n' <<<"$wl" | awk -F= '$1 == "p99" {print $2}')
+	paired=$(tr ' ' '\n' <<<"$wl" | awk -F= '$1 == "paired" {print $2}')
+	broken=$(tr ' ' '\n' <<<"$wl" | awk -F= '$1 == "broken" {print $2}')
+	read -r r50 r99 < <(hist_pcts 50 99 <"$out")
+	events=$(awk '/total number of events:/ {print $5}' "$out")
+	awk -v w50="${w50:-nan}" -v w99="${w99:-nan}" -v r50="$r50" -v r99="$r99" -v p="${paired:-0}" -v e="${events:-0}" -v d="$dropped" -v b="${broken:-0}" \
+		'BEGIN {printf "%s %s %s %s %.3f %.3f %d %d %d %d\n", w50, w99, r50, r99, r50 - w50, r99 - w99, p, e, d, b}'
+	rm -f "$cap" "$cap.err" "$out"
+}
+if section wire; then
+if ! command -v tshark >/dev/null 2>&1; then
+	echo "bench.sh: the wire section needs tshark (apt-get install -y tshark): skipped" >&2
+else
+	go build -o "$dir/wirelat" ./internal/tools/wirelat
+	for db in mysql pgsql; do
+		if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+		"$bin" oltp_point_select $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+		"$bin" oltp_point_select $opts --tables=1 --table-size="$size" prepare >/dev/null
+		echo
+		echo "client-added latency, $db oltp_point_select, ms: medians of $pairs alternated runs of ${wsecs}s"
+		printf "%-8s %-9s %9s %9s %9s %9s %9s %9s %9s %9s\n" threads tool wire_p50 wire_p99 rep_p50 rep_p99 added_p50 added_p99 paired events
+		for th in $wthreads; do
+			run_pairs wire_run $db $th
+			for tool in ours sysbench; do
+				if [ $tool = ours ]; then lines=("${ours[@]}"); else lines=("${refs[@]}"); fi
+				[ ${#lines[@]} -gt 0 ] || continue
+				row=()
+				for f in 1 2 3 4 5 6 7 8; do row+=("$(fmed $f "${lines[@]}")"); done
+				drops=$(printf '%s\n' "${lines[@]}" | awk '{d += $9; b += $10} END {print d + 0, b + 0}')
+				printf "%-8s %-9s %9s %9s %9s %9s %9s %9s %9s %9s\n" "$th" "$tool" "${row[@]}"
+				json="$json{\"db\":\"$db\",\"workload\":\"wire_point_select_${th}t_$tool\",\"wire_p50\":${row[0]},\"wire_p99\":${row[1]},\"reported_p50\":${row[2]},\"reported_p99\":${row[3]},\"added_p50\":${row[4]},\"added_p99\":${row[5]},\"paired\":${row[6]},\"events\":${row[7]},\"dropped_and_broken\":\"$drops\"},"
+				if [ "$drops" != "0 0" ]; then echo "  ($tool, $th threads: packets dropped by the capture, exchanges broken: $drops over all runs)"; fi
+			done
+			if [ -n "$ref" ]; then
+				printf "%-8s %-9s %49s %9s %9s\n" "$th" "ours-ref" "added, ours - sysbench:" \
+					"$(awk -v a="$(fmed 5 "${ours[@]}")" -v b="$(fmed 5 "${refs[@]}")" 'BEGIN {printf "%.3f", a - b}')" \
+					"$(awk -v a="$(fmed 6 "${ours[@]}")" -v b="$(fmed 6 "${refs[@]}")" 'BEGIN {printf "%.3f", a - b}')"
+			fi
+		done
+		"$bin" oltp_point_select $opts --tables=1 cleanup >/dev/null 2>&1 || true
+	done
+fi
+fi
+
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
-echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads; JSON in bench.json)"
+if section servers; then
+	echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads)"
+fi
+echo "(JSON in bench.json)"
