@@ -76,6 +76,17 @@ func tableRemove(L *lua.LState) int {
 	if pos < 1 || pos > n {
 		return 0
 	}
+	if t.Metatable == lua.LNil {
+		// No metamethods to honour: the raw path, which a queue
+		// (table.remove(q, 1)) runs at every step.
+		old := t.RawGetInt(pos)
+		for i := pos + 1; i <= n; i++ {
+			t.RawSetInt(i-1, t.RawGetInt(i))
+		}
+		t.RawSetInt(n, lua.LNil)
+		L.Push(old)
+		return 1
+	}
 	old := L.GetTable(t, lua.LNumber(pos))
 	for i := pos + 1; i <= n; i++ {
 		L.SetTable(t, lua.LNumber(i-1), L.GetTable(t, lua.LNumber(i)))

@@ -67,6 +67,8 @@ func TestTableLibrary(t *testing.T) {
 		{"table.insert(nil, 1)", "error: bad argument #1 to 'insert' (table expected, got nil)"},
 		{"(function() local t = {1, 2, 3} return table.remove(t, \"2\"), #t, t[2] end)()", "2, 2, 3"},
 		{"(function() local t = {1, 2, 3} return table.remove(t), #t end)()", "3, 2"},
+		{"(function() local q = {1, 2, 3, 4} local s = 0 for i = 5, 8 do q[#q + 1] = i s = s + table.remove(q, 1) end return table.concat(q, \",\"), #q, s, q[5] end)()", "\"5,6,7,8\", 4, 10, nil"},
+		{"(function() local t = {\"a\", \"b\", \"c\", \"d\"} return table.remove(t, 2), table.concat(t), #t, t[4] end)()", "\"b\", \"acd\", 3, nil"},
 		{"select(\"#\", table.remove({1, 2, 3}, 5)), select(\"#\", table.remove({1, 2, 3}, 0)), select(\"#\", table.remove({}))", "0, 0, 0"},
 		{"table.remove({1}, \"x\")", "error: bad argument #2 to 'remove' (number expected, got string)"},
 		{"table.remove()", "error: bad argument #1 to 'remove' (table expected, got nil)"},
