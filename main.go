@@ -587,7 +587,8 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 // and the results file, which is written however the run ended.
 func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
 	server := p.openServerStats(inv)
-	outs, err := p.openOutputs(inv, server)
+	res := p.resultsOf(inv, t, testOpts, time.Now())
+	outs, err := p.openOutputs(inv, server, res)
 	if err != nil {
 		return p.fail(err)
 	}
@@ -599,13 +600,13 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if addr := inv.values.String("metrics-addr"); addr != "" {
 		srv, err := live.Listen(addr, liveInfo(inv, t))
 		if err != nil {
+			outs.abort()
 			return p.fail(err)
 		}
 		defer srv.Close()
 		cfg.Live = srv.Attach
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
 	}
-	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{reason: "completed"}
 	p.record(st, runErr)
@@ -620,7 +621,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	case p.ctx.Err() != nil:
 		st.reason = "interrupted"
 	}
-	res := p.resultsOf(inv, t, testOpts, start, time.Now())
+	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
 		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
 		report.WriteServer(p.log.Writer(logging.Notice), res.Server)
