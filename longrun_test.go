@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -113,5 +114,42 @@ func TestLongRunConstantMemory(t *testing.T) {
 	s, _ := report.ReadFile(short)
 	if want := r.Total.Counters.Events + s.Total.Counters.Events; m.Total.Counters.Events != want || len(m.Parts) != 2 {
 		t.Errorf("merged %d events of %d parts, want %d of 2", m.Total.Counters.Events, len(m.Parts), want)
+	}
+}
+
+// A results file that the disk cannot hold — the intervals written as
+// they come meet a full disk mid-run — costs the file, not the run: the
+// run prints its whole report, then one FATAL line, and exits 1; nothing
+// is left where the file was to be. (Needs root, for a tmpfs of 8 KiB.)
+func TestResultsOnAFullDisk(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "full")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", dir).CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("cannot mount a tmpfs (CI runs as root): %v %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs (not root?): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	res := filepath.Join(dir, "r.json")
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=2000", "--threads=2", "--time=3", "--report-interval=1",
+		"--results="+res, "run")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	var fatals []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "FATAL") {
+			fatals = append(fatals, l)
+		}
+	}
+	want := "FATAL: cannot write the results file '" + res + "': no space left on device"
+	if len(fatals) != 1 || fatals[0] != want || !strings.Contains(out, "Threads fairness") {
+		t.Errorf("FATAL lines %q, want [%q] after the report\n%s", fatals, want, out)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left on the disk: %v", left)
 	}
 }
