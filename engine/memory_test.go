@@ -20,11 +20,11 @@ func TestRunGCPercent(t *testing.T) {
 	}{
 		{0, 100, 100},
 		{4 * mib, 100, 100},   // small heaps keep the default
-		{20 * mib, 100, 100},  // 25% + 80%
-		{40 * mib, 100, 65},   // 25% + 40%
-		{128 * mib, 100, 37},  // 25% + 12.5%
-		{1024 * mib, 100, 26}, // 25% + 1.6%
-		{40 * mib, 50, 50},    // never more than before
+		{20 * mib, 100, 45},   // 25% + 20%: a 64-thread run
+		{40 * mib, 100, 35},   // 25% + 10%
+		{128 * mib, 100, 28},  // 25% + 3.1%
+		{1024 * mib, 100, 25}, // 25% + 0.4%
+		{10 * mib, 50, 50},    // never more than before
 	}
 	for _, tt := range tests {
 		if got := runGCPercent(tt.live, tt.prev); got != tt.want {
