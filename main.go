@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"syscall"
@@ -83,6 +84,17 @@ func main() {
 					defer f.Close()
 					if pprof.StartCPUProfile(f) == nil {
 						defer pprof.StopCPUProfile()
+					}
+				}
+			}
+			// SYSBENCH_GO_TRACE=file writes an execution trace (runtime/trace;
+			// each event a region "event"), which go tool trace and
+			// internal/tools/tailtrace read.
+			if path := os.Getenv("SYSBENCH_GO_TRACE"); path != "" {
+				if f, err := os.Create(path); err == nil {
+					defer f.Close()
+					if trace.Start(f) == nil {
+						defer trace.Stop()
 					}
 				}
 			}

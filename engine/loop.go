@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"runtime/trace"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -16,6 +17,10 @@ type Loop struct {
 
 	startNS int64 // monotonic start of the running event, 0 when idle
 	queueNS int64 // --rate: time the event waited in the queue
+
+	// region is the running event's in an execution trace
+	// (SYSBENCH_GO_TRACE), nil when none is being written.
+	region *trace.Region
 
 	// --rate waits (rate.go)
 	holdThread bool
@@ -66,8 +71,19 @@ func (l *Loop) More() bool {
 
 // Start starts the event timer.
 func (l *Loop) Start() {
+	if trace.IsEnabled() {
+		l.region = trace.StartRegion(l.ctx, "event")
+	}
 	l.startNS = l.run.now()
 	l.st.SetRunning(true)
+}
+
+// endRegion ends the event's trace region, if any.
+func (l *Loop) endRegion() {
+	if l.region != nil {
+		l.region.End()
+		l.region = nil
+	}
 }
 
 // Stop stops the event timer and counts the event.
@@ -76,6 +92,7 @@ func (l *Loop) Stop() {
 		return
 	}
 	ns := l.run.now() - l.startNS + l.queueNS
+	l.endRegion()
 	l.startNS, l.queueNS = 0, 0
 	l.st.RecordEvent(ns)
 	if l.run.rate != nil {
@@ -89,6 +106,7 @@ func (l *Loop) Abandon() {
 	if l.startNS != 0 && l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}
+	l.endRegion()
 	l.startNS, l.queueNS = 0, 0
 	l.st.SetRunning(false)
 }
