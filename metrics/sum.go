@@ -20,22 +20,7 @@ func NewSum(at time.Time, threads int) *Sum {
 // Add adds next, the window following the sum's, in place.
 func (a *Sum) Add(next *Snapshot) {
 	s := &a.s
-	for i, v := range next.Counters {
-		s.Counters[i] += v
-	}
-	for k, v := range next.Errors {
-		if s.Errors == nil {
-			s.Errors = make(map[string]uint64)
-		}
-		s.Errors[k] += v
-	}
-	for k, v := range next.Failures {
-		if s.Failures == nil {
-			s.Failures = make(map[string]Failure)
-		}
-		s.Failures[k] = s.Failures[k].add(v)
-	}
-	s.Latency.add(next.Latency)
+	s.addCounts(next)
 	if len(next.Threads) > len(s.Threads) {
 		s.Threads = append(s.Threads, make([]Thread, len(next.Threads)-len(s.Threads))...)
 	}
