@@ -67,7 +67,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tailtrace:", err)
 		os.Exit(1)
 	}
-	print(os.Stdout, events)
+	writeTable(os.Stdout, events)
 }
 
 func read(r io.Reader, region string) ([]event, error) {
@@ -187,9 +187,9 @@ func (g *gor) add(t trace.Time) {
 	}
 }
 
-// print writes the mean of each part, in ms, over all events and over
+// writeTable writes the mean of each part, in ms, over all events and over
 // those at or above p95, p99 and p99.9 of the events' durations.
-func print(w io.Writer, events []event) {
+func writeTable(w io.Writer, events []event) {
 	if len(events) == 0 {
 		fmt.Fprintln(w, "no events in the trace (was it written with SYSBENCH_GO_TRACE?)")
 		return
