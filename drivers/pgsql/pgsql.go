@@ -43,25 +43,21 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Extension: true, Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Extension: true, Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Extension: true, Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate, with no more threads than CPUs and with 64 threads or more, off otherwise", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, below 64 threads, off otherwise", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
 	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
 }
 
 // blockingIO reads --pgsql-blocking-io. Not given, it is on for runs paced
-// by --rate, for runs with no more workers than the CPUs the client may
-// use (clientCPUs), and for runs of manyThreads workers or more. Below
-// saturation a blocking read wakes its own thread with the reply, where
-// the netpoller hands every reply from thread to thread: at 2000 events/s
-// p95 and p99 about 30% lower, client CPU per event 40% less; with 2
-// workers on 2 CPUs, 15-40% more point selects per second at ~25% less
-// client CPU per query. With a few more workers than CPUs the netpoller
-// wins short queries, so it stays the default there. With many, it makes
-// the latency tail: a reply wakes its goroutine only when a processor next
-// polls, which at saturation is sysmon's poll every 10 ms, and the woken
-// goroutines then queue behind those whose replies came without a wait
-// (docs/performance.md, 512 and 1000 threads).
+// by --rate, and for runs with no more workers than the CPUs the client may
+// use (clientCPUs). Below saturation a blocking read wakes its own thread
+// with the reply, where the netpoller hands every reply from thread to
+// thread: at 2000 events/s p95 and p99 about 30% lower, client CPU per
+// event 40% less; with 2 workers on 2 CPUs, 15-40% more point selects per
+// second at ~25% less client CPU per query. With more workers than CPUs
+// the netpoller wins short queries, so it stays the default there, and
+// from drivers.ManyThreads on it is the default in any case.
 func blockingIO(cfg drivers.Config) bool {
 	v := cfg.Values
 	if v == nil {
@@ -70,13 +66,11 @@ func blockingIO(cfg drivers.Config) bool {
 	if v.IsSet("pgsql-blocking-io") {
 		return v.Bool("pgsql-blocking-io")
 	}
-	return cfg.Paced || cfg.Threads > 0 && (cfg.Threads <= clientCPUs || cfg.Threads >= manyThreads)
+	if cfg.Threads >= drivers.ManyThreads {
+		return false
+	}
+	return cfg.Paced || cfg.Threads > 0 && cfg.Threads <= clientCPUs
 }
-
-// manyThreads is where blocking socket calls become the default again:
-// at 64 point-select workers on 2 CPUs the netpoller's p95 was 1.4-1.6
-// times the blocking calls' at the same throughput.
-const manyThreads = 64
 
 // clientCPUs is the number of CPUs Go may use (GOMAXPROCS), as at start:
 // the engine raises GOMAXPROCS for blocking workers later.

@@ -56,8 +56,7 @@ func wantKind(t *testing.T, err error, kind drivers.ErrorKind, state string) *dr
 }
 
 // The engine gives workers a processor each only for blocking connections:
-// by default under --rate, when every worker can have a CPU, and from
-// manyThreads workers on.
+// by default under --rate, and when every worker can have a CPU.
 func TestBlockingIOHint(t *testing.T) {
 	for _, tc := range []struct {
 		set     []string
@@ -73,10 +72,9 @@ func TestBlockingIOHint(t *testing.T) {
 		{nil, false, false, clientCPUs, true},
 		{nil, false, false, clientCPUs + 1, false},
 		{nil, false, true, clientCPUs + 1, true},
-		{nil, false, false, max(manyThreads-1, clientCPUs+1), clientCPUs+1 >= manyThreads},
-		{nil, false, false, manyThreads, true},
-		{nil, false, false, 1000, true},
-		{[]string{"pgsql-blocking-io", "off"}, false, false, 1000, false},
+		{nil, false, true, drivers.ManyThreads, false}, // many threads: the netpoller
+		{nil, false, false, drivers.ManyThreads, false},
+		{[]string{"pgsql-blocking-io", "on"}, false, false, 1000, true},
 		{nil, true, false, 1, false},
 		{[]string{"pgsql-blocking-io", "on"}, false, false, clientCPUs + 1, true},
 		{[]string{"pgsql-blocking-io", "off"}, false, true, 1, false},
