@@ -33,6 +33,32 @@ func TestRunGCPercent(t *testing.T) {
 	}
 }
 
+// The run's heap goal stays where it was set as the live heap grows into
+// it, down to a floor of headroom, which then carries the goal up.
+func TestKeptGCPercent(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live, goal uint64
+		prev       int
+		wantGoal   uint64 // bytes
+		wantPct    int
+	}{
+		{22 * mib, 30 * mib, 100, 30 * mib, 36},    // the goal kept: 8 MiB of headroom
+		{19 * mib, 30 * mib, 100, 30 * mib, 58},    // as set
+		{30 * mib, 30 * mib, 100, 38 * mib, 27},    // the floor: 20% + 2 MiB
+		{2 * mib, 6 * mib, 100, 6 * mib, 100},      // never above the setting before
+		{300 * mib, 280 * mib, 100, 362 * mib, 21}, // a heap that keeps growing
+		{0, 28 * mib, 100, 28 * mib, 100},          // nothing read
+	}
+	for _, tt := range tests {
+		goal, pct := keptGCPercent(tt.live, tt.goal, tt.prev)
+		if goal != tt.wantGoal || pct != tt.wantPct {
+			t.Errorf("keptGCPercent(%d MiB, %d MiB, %d) = %d MiB, %d; want %d MiB, %d",
+				tt.live/mib, tt.goal/mib, tt.prev, goal>>20, pct, tt.wantGoal>>20, tt.wantPct)
+		}
+	}
+}
+
 func gcPercent() int64 {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)

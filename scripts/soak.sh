@@ -12,7 +12,8 @@
 # intervals of 1 s under a test clock, which bounds the live heap.
 #
 # Env: SOAK_TIME, SOAK_THREADS, SOAK_TABLES (4), SOAK_TABLE_SIZE (10000),
-# SOAK_DAY (1), SBTEST_SOAK_PGSQL_PORT / SBTEST_SOAK_MYSQL_PORT (45432 /
+# SOAK_DAY (1), SOAK_REF (the reference's path; empty: ours only),
+# SBTEST_SOAK_PGSQL_PORT / SBTEST_SOAK_MYSQL_PORT (45432 /
 # 43306: the private servers' ports).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +22,8 @@ secs=${SOAK_TIME:-600}
 threads=${SOAK_THREADS:-64}
 tables=${SOAK_TABLES:-4}
 size=${SOAK_TABLE_SIZE:-10000}
-ref=$(command -v sysbench || true)
-if [ -z "$ref" ]; then
+ref=${SOAK_REF-$(command -v sysbench || true)}
+if [ -z "$ref" ] && [ -z "${SOAK_REF+set}" ]; then
 	echo "soak.sh: the reference sysbench is not installed (apt-get install -y sysbench): measuring ours only" >&2
 fi
 
