@@ -709,13 +709,7 @@ func TestFaultSQLError(t *testing.T) {
 				if code != 1 {
 					t.Errorf("exit %d, want 1\n%s", code, out)
 				}
-				var fatal []string
-				for _, l := range strings.Split(out, "\n") {
-					if strings.HasPrefix(l, "FATAL: ") {
-						fatal = append(fatal, l)
-					}
-				}
-				if !strings.Contains(strings.Join(fatal, "\n"), want[db]) {
+				if !strings.Contains(strings.Join(fatalLines(out), "\n"), want[db]) {
 					t.Errorf("no FATAL line with %q:\n%s", want[db], out)
 				}
 				if !strings.Contains(out, "FATAL: `thread_run' function failed: testdata/scripts/fault_sql_error.lua:") {

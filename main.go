@@ -13,7 +13,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,6 +46,11 @@ func compiledDrivers() []drivers.Factory {
 }
 
 func main() {
+	if os.Getenv("SYSBENCH_GO_MEMPROFILE") == "" {
+		// No allocation sampling unless a profile is asked for: its
+		// records of sampled stacks hold some 1.5 MiB for the run's life.
+		runtime.MemProfileRate = 0
+	}
 	app := &cli.App{
 		Name:            "sysbench-go",
 		Usage:           "a scriptable database and system benchmark, compatible with sysbench 1.0.20",
@@ -66,6 +73,17 @@ func main() {
 					defer f.Close()
 					if pprof.StartCPUProfile(f) == nil {
 						defer pprof.StopCPUProfile()
+					}
+				}
+			}
+			// SYSBENCH_GO_TRACE=file writes an execution trace (runtime/trace;
+			// each event a region "event"), which go tool trace and
+			// internal/tools/tailtrace read.
+			if path := os.Getenv("SYSBENCH_GO_TRACE"); path != "" {
+				if f, err := os.Create(path); err == nil {
+					defer f.Close()
+					if trace.Start(f) == nil {
+						defer trace.Stop()
 					}
 				}
 			}
@@ -589,7 +607,8 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 // and the results file, which is written however the run ended.
 func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
 	server := p.openServerStats(inv)
-	outs, err := p.openOutputs(inv, server)
+	res := p.resultsOf(inv, t, testOpts, time.Now())
+	outs, err := p.openOutputs(inv, server, res)
 	if err != nil {
 		return p.fail(err)
 	}
@@ -602,6 +621,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if addr := inv.values.String("metrics-addr"); addr != "" {
 		srv, err := live.Listen(addr, liveInfo(inv, t))
 		if err != nil {
+			outs.abort()
 			return p.fail(err)
 		}
 		defer srv.Close()
@@ -609,7 +629,6 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
 		ctl = p.openEndpoint(inv, srv, &cfg)
 	}
-	start := time.Now()
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{reason: "completed"}
 	p.record(st, runErr)
@@ -624,7 +643,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	case p.ctx.Err() != nil:
 		st.reason = "interrupted"
 	}
-	res := p.resultsOf(inv, t, testOpts, start, time.Now())
+	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
 		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
 		report.WriteServer(p.log.Writer(logging.Notice), res.Server)

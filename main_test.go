@@ -28,6 +28,17 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 	return out.String() + errb.String(), code
 }
 
+// fatalLines are the FATAL lines of a run's output.
+func fatalLines(out string) []string {
+	var fatal []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "FATAL: ") {
+			fatal = append(fatal, l)
+		}
+	}
+	return fatal
+}
+
 var (
 	numRE   = regexp.MustCompile(`\d+(\.\d+)?`)
 	spaceRE = regexp.MustCompile(`[ \t]+`)

@@ -48,21 +48,21 @@ func (p *program) checkOutputs(inv *invocation) error {
 }
 
 // outputs are a run's reporters beyond the text output: the results file
-// and the CSV series, when asked for.
+// and the CSV series, when asked for. Both are written as the run goes.
 type outputs struct {
 	reporters []report.Reporter
 	server    *telemetry.Sampler // --server-stats, nil without
 	whole     *metrics.Snapshot  // the final report's whole run, for --threshold
 	recorder  *report.Recorder
-	results   *report.Output
-	stdout    io.Writer // standard output, for an output of "-"
 	csv       *report.IntervalsCSV
 	csvFile   io.WriteCloser
 }
 
-func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler) (*outputs, error) {
+// openOutputs opens the run's outputs; head is the results file's
+// beginning, what is known of the run before it starts (resultsOf).
+func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *report.Results) (*outputs, error) {
 	cfg := inv.cfg
-	o := &outputs{stdout: p.stdout}
+	o := &outputs{}
 	o.reporters = append(o.reporters, finalRun{&o.whole})
 	if server != nil {
 		// Before the results file and the CSV: it gives the intervals
@@ -71,13 +71,17 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler) (*outp
 		o.reporters = append(o.reporters, server)
 	}
 	if out := inv.outputs["results"]; out != nil {
-		o.results = out
-		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0}
+		stream, err := report.NewResultsStream(out, p.stdout, head)
+		if err != nil {
+			return nil, fmt.Errorf("--results: %w", err)
+		}
+		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0, Stream: stream}
 		o.reporters = append(o.reporters, o.recorder)
 	}
 	if out := inv.outputs["intervals-csv"]; out != nil {
 		f, err := out.Create(p.stdout)
 		if err != nil {
+			o.abort()
 			return nil, fmt.Errorf("--intervals-csv: cannot write '%s': %w", out.Path, err)
 		}
 		o.csvFile = f
@@ -103,10 +107,7 @@ func (o *outputs) close(r *report.Results, status int, reason string, fatal []st
 		}
 	}
 	if o.recorder != nil {
-		r.Intervals, r.Checkpoints, r.Total = o.recorder.Intervals, o.recorder.Checkpoints, o.recorder.Total
-		if r.Intervals == nil {
-			r.Intervals = []report.Interval{}
-		}
+		r.Checkpoints, r.Total = o.recorder.Checkpoints, o.recorder.Total
 		if r.Checkpoints == nil {
 			r.Checkpoints = []report.Window{}
 		}
@@ -114,9 +115,20 @@ func (o *outputs) close(r *report.Results, status int, reason string, fatal []st
 		if r.Thresholds == nil {
 			r.Thresholds = []report.ThresholdResult{}
 		}
-		errs = append(errs, o.recorder.Err, r.Write(o.results, o.stdout))
+		errs = append(errs, o.recorder.Err, o.recorder.Stream.Finish(r))
 	}
 	return errors.Join(errs...)
+}
+
+// abort drops the outputs of a run that does not start: the results file
+// stays as it was.
+func (o *outputs) abort() {
+	if o.recorder != nil {
+		o.recorder.Stream.Abort()
+	}
+	if o.csvFile != nil {
+		o.csvFile.Close()
+	}
 }
 
 // finalRun keeps the final report's whole run.
@@ -128,8 +140,9 @@ func (f finalRun) Report(r *report.Report) {
 	}
 }
 
-// resultsOf describes the run for its results file.
-func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.Option, start, end time.Time) *report.Results {
+// resultsOf describes the run for its results file, as far as it is known
+// when the run starts; ended says the rest.
+func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.Option, start time.Time) *report.Results {
 	cfg, v := inv.cfg, inv.values
 	host, _ := os.Hostname()
 	b := currentBuild()
@@ -137,9 +150,9 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		SchemaVersion: report.SchemaVersion,
 		Tool: report.Tool{Name: "sysbench-go", Version: b.Version, API: "sysbench " + APILevel, Lua: LuaVersion,
 			Commit: b.Commit, BuildDate: b.Date},
-		RunID: report.NewRunID(),
-		Host:  report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
-		Start: start.UTC(), End: end.UTC(),
+		RunID:       report.NewRunID(),
+		Host:        report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
+		Start:       start.UTC(),
 		CommandLine: report.RedactArgs(inv.args),
 		Options:     map[string]string{},
 		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},
@@ -174,13 +187,19 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 			r.Workload.Options[o.Name] = report.RedactValue(o.Name, val)
 		}
 	}
+	return r
+}
+
+// ended completes the results of a run that ended at end: its end, and
+// the databases it used.
+func ended(inv *invocation, r *report.Results, end time.Time) {
+	r.End = end.UTC()
 	if inv.env != nil && inv.env.UsedSQL() {
 		drv, version := inv.env.Server()
 		name := strings.Join(drv, ",")
 		r.Workload.Driver = name
 		r.Driver = &report.Driver{Name: name, ServerVersion: version}
 	}
-	return r
 }
 
 // openServerStats opens --server-stats' sampler on the run's driver, which

@@ -62,6 +62,18 @@ type Config struct {
 	Log *logging.Logger
 }
 
+// ManyThreads is the thread count from which the drivers wait for the
+// server on Go's netpoller by default rather than in blocking system
+// calls. Blocking calls want a processor per worker (GOMAXPROCS =
+// threads + 1), and with hundreds of processors the runtime's own cost
+// grows with the count: some 200 KiB of memory per processor (caches,
+// stacks of the threads it hands them to), and collections that stop
+// every processor, which on a loaded machine wait for hundreds of
+// descheduled threads (stops of 0.8 s seen at 1000 threads). From 64
+// threads on the netpoller had the better p95 and p99 on both servers
+// (docs/performance.md, "Thousands of threads").
+const ManyThreads = 64
+
 // Factory describes a compiled-in driver.
 type Factory struct {
 	Name        string // "mysql"

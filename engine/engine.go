@@ -99,15 +99,17 @@ type runState struct {
 	// The reporter's windows, guarded by repMu (the report ticker, the
 	// checkpoint timer and the final report take turns): since the last
 	// intermediate report, since the last checkpoint, since the start.
+	// The last two span many ticks and grow in place (metrics.Sum): a
+	// report tick of a long run copies none of them.
 	repMu      sync.Mutex
 	interval   *metrics.Snapshot
-	checkpoint *metrics.Snapshot
-	whole      *metrics.Snapshot
+	checkpoint *metrics.Sum
+	whole      *metrics.Sum
 	// warming is set until --warmup-time ends (guarded by repMu).
 	warming bool
 	// lifetime is everything measured since the workers started, warm-up
 	// included, kept for Config.Live only (guarded by repMu).
-	lifetime *metrics.Snapshot
+	lifetime *metrics.Sum
 
 	// Worker goroutines and their first error.
 	initWG, doneWG sync.WaitGroup
@@ -395,7 +397,7 @@ func (r *runState) startClock() {
 		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
 	}
 	if cfg.Live != nil {
-		r.lifetime = metrics.Empty(r.at(r.startNS), cfg.Threads)
+		r.lifetime = metrics.NewSum(r.at(r.startNS), cfg.Threads)
 		cfg.Live(liveView{r})
 	}
 	r.log.Noticef("Threads started!\n")
@@ -411,7 +413,7 @@ func (r *runState) startWindows(now int64, discard bool) {
 		r.addLifetime(r.reg.Tick(at))
 	}
 	r.interval = metrics.Empty(at, r.cfg.Threads)
-	r.checkpoint, r.whole = r.interval, r.interval
+	r.checkpoint, r.whole = metrics.NewSum(at, r.cfg.Threads), metrics.NewSum(at, r.cfg.Threads)
 	for _, w := range r.cfg.Watchers {
 		w.Begin(at)
 	}
@@ -564,8 +566,8 @@ func (r *runState) tick(now int64) {
 	d := r.reg.Tick(r.at(now))
 	r.addLifetime(d)
 	r.interval = r.interval.Add(d)
-	r.checkpoint = r.checkpoint.Add(d)
-	r.whole = r.whole.Add(d)
+	r.checkpoint.Add(d)
+	r.whole.Add(d)
 }
 
 // send hands a report to every reporter. Caller holds repMu.
@@ -607,8 +609,8 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
 	r.tick(now)
-	w := r.checkpoint
-	r.checkpoint = metrics.Empty(w.End, r.cfg.Threads)
+	w := r.checkpoint.Snapshot()
+	r.checkpoint = metrics.NewSum(w.End, r.cfg.Threads)
 	s := r.stat(w, now)
 	s.PerThread = r.cfg.Debug
 	s.Checkpoint = kind == report.Checkpoint
@@ -620,7 +622,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 			}
 		}
 	}
-	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole})
+	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()})
 }
 
 // reportLoop makes the intermediate reports every --report-interval and

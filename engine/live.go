@@ -19,7 +19,7 @@ func (v liveView) Totals() *metrics.Snapshot {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
 	r.tick(r.now())
-	return r.lifetime
+	return r.lifetime.Snapshot()
 }
 
 func (v liveView) ThreadsRunning() int { return int(v.r.threadsRun.Load()) }
@@ -28,6 +28,6 @@ func (v liveView) ThreadsRunning() int { return int(v.r.threadsRun.Load()) }
 // lifetime window, when an observer reads it. Caller holds repMu.
 func (r *runState) addLifetime(d *metrics.Snapshot) {
 	if r.lifetime != nil {
-		r.lifetime = r.lifetime.Add(d)
+		r.lifetime.Add(d)
 	}
 }

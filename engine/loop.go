@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"runtime/trace"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -19,6 +20,10 @@ type Loop struct {
 	// stopNS is when the last event was counted, until More uses it as
 	// the time of its deadline check: one clock reading less per event.
 	stopNS int64
+
+	// region is the running event's in an execution trace
+	// (SYSBENCH_GO_TRACE), nil when none is being written.
+	region *trace.Region
 
 	// --rate waits (rate.go)
 	holdThread bool
@@ -76,8 +81,19 @@ func (l *Loop) More() bool {
 
 // Start starts the event timer.
 func (l *Loop) Start() {
+	if trace.IsEnabled() {
+		l.region = trace.StartRegion(l.ctx, "event")
+	}
 	l.startNS = l.run.now()
 	l.st.SetRunning(true)
+}
+
+// endRegion ends the event's trace region, if any.
+func (l *Loop) endRegion() {
+	if l.region != nil {
+		l.region.End()
+		l.region = nil
+	}
 }
 
 // Stop stops the event timer and counts the event.
@@ -87,6 +103,7 @@ func (l *Loop) Stop() {
 	}
 	now := l.run.now()
 	ns := now - l.startNS + l.queueNS
+	l.endRegion()
 	l.startNS, l.queueNS, l.stopNS = 0, 0, now
 	l.st.RecordEvent(ns)
 	if l.run.rate != nil {
@@ -100,6 +117,7 @@ func (l *Loop) Abandon() {
 	if l.startNS != 0 && l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}
+	l.endRegion()
 	l.startNS, l.queueNS = 0, 0
 	l.st.SetRunning(false)
 }

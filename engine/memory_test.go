@@ -20,15 +20,41 @@ func TestRunGCPercent(t *testing.T) {
 	}{
 		{0, 100, 100},
 		{4 * mib, 100, 100},   // small heaps keep the default
-		{20 * mib, 100, 100},  // 25% + 80%
-		{40 * mib, 100, 65},   // 25% + 40%
-		{128 * mib, 100, 37},  // 25% + 12.5%
-		{1024 * mib, 100, 26}, // 25% + 1.6%
-		{40 * mib, 50, 50},    // never more than before
+		{20 * mib, 100, 45},   // 25% + 20%: a 64-thread run
+		{40 * mib, 100, 35},   // 25% + 10%
+		{128 * mib, 100, 28},  // 25% + 3.1%
+		{1024 * mib, 100, 25}, // 25% + 0.4%
+		{10 * mib, 50, 50},    // never more than before
 	}
 	for _, tt := range tests {
 		if got := runGCPercent(tt.live, tt.prev); got != tt.want {
 			t.Errorf("runGCPercent(%d MiB, %d) = %d, want %d", tt.live/mib, tt.prev, got, tt.want)
+		}
+	}
+}
+
+// The run's heap goal stays where it was set as the live heap grows into
+// it, down to a floor of headroom, which then carries the goal up.
+func TestKeptGCPercent(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live, goal uint64
+		prev       int
+		wantGoal   uint64 // bytes
+		wantPct    int
+	}{
+		{22 * mib, 30 * mib, 100, 30 * mib, 36},    // the goal kept: 8 MiB of headroom
+		{19 * mib, 30 * mib, 100, 30 * mib, 58},    // as set
+		{30 * mib, 30 * mib, 100, 38 * mib, 27},    // the floor: 20% + 2 MiB
+		{2 * mib, 6 * mib, 100, 6 * mib, 100},      // never above the setting before
+		{300 * mib, 280 * mib, 100, 362 * mib, 21}, // a heap that keeps growing
+		{0, 28 * mib, 100, 28 * mib, 100},          // nothing read
+	}
+	for _, tt := range tests {
+		goal, pct := keptGCPercent(tt.live, tt.goal, tt.prev)
+		if goal != tt.wantGoal || pct != tt.wantPct {
+			t.Errorf("keptGCPercent(%d MiB, %d MiB, %d) = %d MiB, %d; want %d MiB, %d",
+				tt.live/mib, tt.goal/mib, tt.prev, goal>>20, pct, tt.wantGoal>>20, tt.wantPct)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func (r *Registry) Handles() []*Handle { return r.handles }
 func (r *Registry) Tick(now time.Time) *Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := &Snapshot{Start: r.lastTick, End: now, Threads: make([]Thread, len(r.handles)), Histogram: NewHistogram()}
+	s := &Snapshot{Start: r.lastTick, End: now, Threads: make([]Thread, len(r.handles)), Histogram: emptyHistogram}
 	r.lastTick = now
 	for i, h := range r.handles {
 		c := h.Load()
@@ -72,8 +72,15 @@ func (r *Registry) Tick(now time.Time) *Snapshot {
 	// so the percentiles and min/avg/max/sum cover the same events.
 	for si, sh := range r.shards {
 		sh.mu.Lock()
-		s.Histogram.Merge(sh.hist)
-		sh.hist.Reset()
+		if sh.hist.TotalCount() > 0 {
+			// A window with no event (an idle run's) shares the empty
+			// histogram rather than making one of its own.
+			if s.Histogram == emptyHistogram {
+				s.Histogram = NewHistogram()
+			}
+			s.Histogram.Merge(sh.hist)
+			sh.hist.Reset()
+		}
 		for i := si; i < len(r.handles); i += len(r.shards) {
 			h := r.handles[i]
 			s.Threads[i] = h.timer

@@ -164,22 +164,7 @@ func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 	if o == nil {
 		return out
 	}
-	for i, v := range o.Counters {
-		out.Counters[i] += v
-	}
-	for k, v := range o.Errors {
-		if out.Errors == nil {
-			out.Errors = make(map[string]uint64)
-		}
-		out.Errors[k] += v
-	}
-	for k, v := range o.Failures {
-		if out.Failures == nil {
-			out.Failures = make(map[string]Failure)
-		}
-		out.Failures[k] = out.Failures[k].add(v)
-	}
-	out.Latency.add(o.Latency)
+	out.addCounts(o)
 	switch {
 	case o.Histogram == nil || o.Histogram.TotalCount() == 0:
 	case out.Histogram.TotalCount() == 0:
@@ -189,4 +174,25 @@ func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 		out.Histogram.Merge(o.Histogram)
 	}
 	return out
+}
+
+// addCounts adds o's counters, errors, failures and latency figures to s,
+// in place: for snapshots being made (combine's, a Sum's).
+func (s *Snapshot) addCounts(o *Snapshot) {
+	for i, v := range o.Counters {
+		s.Counters[i] += v
+	}
+	for k, v := range o.Errors {
+		if s.Errors == nil {
+			s.Errors = make(map[string]uint64)
+		}
+		s.Errors[k] += v
+	}
+	for k, v := range o.Failures {
+		if s.Failures == nil {
+			s.Failures = make(map[string]Failure)
+		}
+		s.Failures[k] = s.Failures[k].add(v)
+	}
+	s.Latency.add(o.Latency)
 }

@@ -131,12 +131,38 @@ func checkCreate(dir string) error {
 // replaces keeps its permissions; a new one is made readable by all. The
 // error says why, without the path.
 func (o *Output) WriteAtomic(stdout io.Writer, b []byte) error {
+	p, err := o.CreateAtomic(stdout)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Write(b); err != nil {
+		p.Abort()
+		return err
+	}
+	return p.Commit()
+}
+
+// Pending is an output being written as a document is made (the results
+// file of a long run, its intervals as they come), put in place whole by
+// Commit: WriteAtomic's rule for a document too long to hold in memory.
+// On standard output it is written as it comes.
+type Pending struct {
+	o    *Output
+	w    io.Writer
+	f    *os.File // the temporary file, nil on standard output
+	mode fs.FileMode
+}
+
+// CreateAtomic opens the output for a document that Commit puts in place:
+// a temporary file beside the target (which a run killed before the end
+// leaves behind, with what it wrote), or standard output. The error says
+// why, without the path.
+func (o *Output) CreateAtomic(stdout io.Writer) (*Pending, error) {
 	if o.IsStdout() {
 		if stdout == nil {
-			return errors.New("standard output is not an output here")
+			return nil, errors.New("standard output is not an output here")
 		}
-		_, err := stdout.Write(b)
-		return err
+		return &Pending{o: o, w: stdout}, nil
 	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(o.file); err == nil && fi.Mode().IsRegular() {
@@ -144,24 +170,44 @@ func (o *Output) WriteAtomic(stdout io.Writer, b []byte) error {
 	}
 	f, err := os.CreateTemp(filepath.Dir(o.file), "."+filepath.Base(o.file)+".*")
 	if err != nil {
-		return PathCause(err)
+		return nil, PathCause(err)
 	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	return &Pending{o: o, w: f, f: f, mode: mode}, nil
+}
+
+// Write writes b; the error says why, without the path.
+func (p *Pending) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	return n, PathCause(err)
+}
+
+// Commit puts the document written in place of the target, or leaves the
+// target as it was and removes the temporary file when that fails.
+func (p *Pending) Commit() error {
+	if p.f == nil {
+		return nil
+	}
+	tmp := p.f.Name()
+	err := p.f.Close()
+	if err == nil {
+		err = os.Chmod(tmp, p.mode)
 	}
 	if err == nil {
-		err = os.Chmod(tmp, mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp, o.file)
+		err = os.Rename(tmp, p.o.file)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return PathCause(err)
 	}
 	return nil
+}
+
+// Abort drops what was written: the target stays as it was.
+func (p *Pending) Abort() {
+	if p.f != nil {
+		p.f.Close()
+		os.Remove(p.f.Name())
+	}
 }
 
 // Create opens the output as a stream written as it is made (the CSV

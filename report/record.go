@@ -7,12 +7,14 @@ import (
 	"strconv"
 )
 
-// Recorder keeps a run's reports for the results file.
+// Recorder records a run's reports for the results file: the intervals
+// written to Stream as they come (a run of any length keeps none of them),
+// the checkpoints (at most 256) and the total kept for the end.
 type Recorder struct {
 	Percentiles []float64
 	Rate        bool // --rate: intervals carry the queue
+	Stream      *ResultsStream
 
-	Intervals   []Interval
 	Checkpoints []Window
 	Total       *Window
 	// Err is the first report that could not be recorded.
@@ -25,7 +27,7 @@ func (rec *Recorder) Report(r *Report) {
 	case Intermediate:
 		iv := NewInterval(r.Stat, rec.Rate)
 		iv.Server = r.Server
-		rec.Intervals = append(rec.Intervals, iv)
+		rec.Stream.Interval(&iv)
 	case Checkpoint:
 		w, err := NewWindow(r.Window, rec.Percentiles)
 		rec.keep(err)

@@ -369,27 +369,18 @@ func (w *Window) Snapshot() (*metrics.Snapshot, error) {
 	return s, nil
 }
 
-// WriteTo writes the results document (indented JSON) to w.
-func (r *Results) WriteTo(w io.Writer) (int64, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return 0, fmt.Errorf("results: %w", err)
-	}
-	n, err := w.Write(append(b, '\n'))
-	return int64(n), err
-}
-
-// Write writes the results document to o, whole (Output.WriteAtomic);
-// stdout is standard output, for an output of "-".
+// Write writes the results document to o, whole, through the stream a
+// run writes (ResultsStream: one layout for both); stdout is standard
+// output, for an output of "-".
 func (r *Results) Write(o *Output, stdout io.Writer) error {
-	var buf bytes.Buffer
-	if _, err := r.WriteTo(&buf); err != nil {
+	s, err := NewResultsStream(o, stdout, r)
+	if err != nil {
 		return err
 	}
-	if err := o.WriteAtomic(stdout, buf.Bytes()); err != nil {
-		return fmt.Errorf("cannot write the results file '%s': %w", o.Path, err)
+	for i := range r.Intervals {
+		s.Interval(&r.Intervals[i])
 	}
-	return nil
+	return s.Finish(r)
 }
 
 // PathCause drops an *os.PathError's path (a temporary file's, or one the

@@ -51,10 +51,11 @@ func sampleResults(t *testing.T) *Results {
 	ivs, whole := sampleRun()
 	pcts := []float64{50, 95, 99.9}
 	rec := &Recorder{Percentiles: pcts}
+	var intervals []Interval
 	for i, iv := range ivs {
 		s := NewStat(iv, pcts)
 		s.ThreadsRunning, s.TimeTotal = 2, float64(i+1)
-		rec.Report(&Report{Kind: Intermediate, Stat: s, Window: iv})
+		intervals = append(intervals, NewInterval(s, false))
 	}
 	rec.Report(&Report{Kind: Checkpoint, Stat: NewStat(ivs[0], pcts), Window: ivs[0], Run: ivs[0]})
 	rec.Report(&Report{Kind: Final, Stat: NewStat(whole, pcts), Window: whole, Run: whole})
@@ -71,7 +72,7 @@ func sampleResults(t *testing.T) *Results {
 		Workload:    Workload{Test: "oltp_read_write", Command: "run", Driver: "mysql", Options: map[string]string{"tables": "1"}},
 		Driver:      &Driver{Name: "mysql", ServerVersion: "10.11.6-MariaDB"},
 		Settings:    Settings{Threads: 2, TimeSeconds: 3, ReportIntervalSec: 1, Percentiles: pcts, Checkpoints: []float64{1}},
-		Intervals:   rec.Intervals, Checkpoints: rec.Checkpoints, Total: rec.Total,
+		Intervals:   intervals, Checkpoints: rec.Checkpoints, Total: rec.Total,
 		Exit:       Exit{Status: 0, Reason: "completed", Fatal: []string{}},
 		Thresholds: []ThresholdResult{{Expr: "p95<5ms", Measured: "p95 = 3.100 ms", Value: 3.1e6, Pass: true}},
 	}

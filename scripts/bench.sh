@@ -7,7 +7,8 @@
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
 # BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
 # (a list of sections to run: servers dry rss prepare rate results
-# statements server metrics lua luainsn wire; all by default).
+# statements server metrics lua luainsn wire gc many; all by default),
+# BENCH_MANY (the thread counts of section many, default "512 1000").
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,9 @@ trap 'bash scripts/testdb.sh stop "$dir" >/dev/null 2>&1 || true; rm -rf "$dir"'
 export SBTEST_MYSQL_PORT=${SBTEST_BENCH_MYSQL_PORT:-33306}
 export SBTEST_PGSQL_PORT=${SBTEST_BENCH_PGSQL_PORT:-35432}
 # The servers only for the sections that use them (dry, lua and luainsn
-# need none).
-for s in servers rss prepare rate results statements server metrics wire; do
+# need none); section many connects 1000 clients to each server.
+export SBTEST_MAX_CONNECTIONS=${SBTEST_MAX_CONNECTIONS:-1100}
+for s in servers rss prepare rate results statements server metrics wire gc many; do
 	if section $s; then
 		bash scripts/testdb.sh start "$dir"
 		. "$dir/env"
@@ -677,6 +679,91 @@ else
 		"$bin" oltp_point_select $opts --tables=1 cleanup >/dev/null 2>&1 || true
 	done
 fi
+fi
+
+# --- the cost of the run's GC setting (engine/memory.go) ---------------------
+# Ours with its heap goal (engine/memory.go: set when the workers are
+# ready, 25% of the live heap + 4 MiB, kept in bytes) against
+# ours with Go's default (GOGC=100, which the engine then leaves alone):
+# throughput and peak RSS, alternated pairs, at 64 threads, where the
+# live heap is some 20 MiB and the setting differs most. The dry run makes
+# the most garbage per second (the worst case for collections); the
+# PostgreSQL oltp_read_write is the soak's workload.
+if section gc; then
+gcrun() { # with|without dry|pgsql -> "events/s peak_rss_MiB"
+	local env="" args t out
+	if [ "$1" = without ]; then env="GOGC=100"; fi
+	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run"; else args="oltp_read_write $pgsql_opts --pgsql-sslmode=disable --tables=1 --table-size=$size"; fi
+	t=$(mktemp)
+	out=$(env $env /usr/bin/time -f "%M" -o "$t" "$bin" $args --threads=64 --time="$secs" run 2>/dev/null |
+		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}')
+	echo "$out $(awk '{printf "%.1f", $1/1024}' "$t")"
+	rm -f "$t"
+}
+echo
+printf "%-28s %12s %12s %7s %11s\n" "GC setting, 64 threads" "ours" "GOGC=100" ratio pairs
+"$bin" oltp_read_write $pgsql_opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+"$bin" oltp_read_write $pgsql_opts --tables=1 --table-size="$size" prepare >/dev/null
+for what in dry pgsql; do
+	ab_pairs gcrun "with $what" "without $what"
+	label="dry run events/s"
+	if [ $what = pgsql ]; then label="pgsql read_write tps"; fi
+	cost_row "$label" "$what" gc_setting_throughput
+	w=$(fmed 2 "${ours[@]}") wo=$(fmed 2 "${refs[@]}")
+	printf "%-28s %12s %12s %7s\n" "  peak RSS, MiB" "$w" "$wo" "$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')"
+	json="$json{\"db\":\"$what\",\"workload\":\"gc_setting_peak_rss_mib\",\"with\":$w,\"without\":$wo},"
+done
+"$bin" oltp_read_write $pgsql_opts --tables=1 cleanup >/dev/null 2>&1 || true
+fi
+
+# --- hundreds of threads: TPS and the latency tail ------------------------
+# oltp_point_select at BENCH_MANY threads (512 and 1000) on both servers,
+# ours and the reference alternated; p95 and p99 read from each run's
+# histogram, as in the rate section. Then one traced run of ours per cell
+# (SYSBENCH_GO_TRACE) that internal/tools/tailtrace reads: the share of
+# the events' time that was the client's (running, waiting for a
+# processor, stopped by the collector), over all events and over those at
+# p95 and above.
+if section many; then
+many() { # TOOL DB THREADS -> "tps p95 p99"
+	local opts extra="" out
+	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	if [ "$1" = "$bin" ] && [ "$2" = pgsql ]; then extra="--pgsql-sslmode=disable"; fi
+	out=$(mktemp)
+	"$1" oltp_point_select $opts $extra --tables=1 --table-size="$size" --threads="$3" --time="$secs" --histogram=on run >"$out" 2>/dev/null || true
+	echo "$(awk '/transactions:/ {gsub(/\(/,"",$3); print $3}' "$out") $(awk '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
+		END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * 0.95) a = v[i]; if (!b && s >= t * 0.99) b = v[i]}
+			if (n) print a, b; else print "nan nan"}' "$out")"
+	rm -f "$out"
+}
+tracedir=$(mktemp -d /tmp/sbgo-bench-trace.XXXXXX)
+go build -o "$tracedir/tailtrace" ./internal/tools/tailtrace
+echo
+printf "%-8s %-8s %9s %9s %6s %9s %9s %9s %9s %8s %8s\n" db threads tps_ours tps_ref ratio p95_ours p95_ref p99_ours p99_ref client client95
+for db in mysql pgsql; do
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
+	for th in ${BENCH_MANY:-512 1000}; do
+		run_pairs many "$db" "$th"
+		ot=$(fmed 1 "${ours[@]}") o95=$(fmed 2 "${ours[@]}") o99=$(fmed 3 "${ours[@]}")
+		rt=nan r95=nan r99=nan ratio=nan
+		if [ -n "$ref" ]; then
+			rt=$(fmed 1 "${refs[@]}") r95=$(fmed 2 "${refs[@]}") r99=$(fmed 3 "${refs[@]}")
+			ratio=$(awk -v a="$ot" -v b="$rt" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
+		fi
+		extra=""
+		if [ "$db" = pgsql ]; then extra="--pgsql-sslmode=disable"; fi
+		SYSBENCH_GO_TRACE="$tracedir/t.trace" "$bin" oltp_point_select $opts $extra --tables=1 --table-size="$size" \
+			--threads="$th" --time="$secs" run >/dev/null 2>&1 || true
+		read -r call c95 < <("$tracedir/tailtrace" "$tracedir/t.trace" | awk '$1 == "all" {a = $NF} $1 == ">=p95" {b = $NF} END {print a, b}')
+		printf "%-8s %-8s %9s %9s %6s %9s %9s %9s %9s %8s %8s\n" "$db" "$th" "$ot" "$rt" "$ratio" "$o95" "$r95" "$o99" "$r99" "$call" "$c95"
+		json="$json{\"db\":\"$db\",\"workload\":\"oltp_point_select\",\"threads\":$th,\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"p95_ours\":$o95,\"p95_ref\":$r95,\"p99_ours\":$o99,\"p99_ref\":$r99,\"client_share\":\"$call\",\"client_share_p95\":\"$c95\"},"
+	done
+	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
+done
+rm -rf "$tracedir"
+echo "(client = the share of the events' time our client spent running, waiting for a processor or stopped by the collector, from an execution trace of one more run of ours; client95 the same over the events at p95 and above)"
 fi
 
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json

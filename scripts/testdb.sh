@@ -9,11 +9,14 @@
 # 13306, and $SBTEST_PGSQL_PORT, default 15432) and on unix sockets inside
 # DIR. Both get a user sbtest/sbtest owning a database sbtest. Nothing here
 # uses systemd, the system's default instances or ports 3306/5432.
+# $SBTEST_MAX_CONNECTIONS (default 600) is each server's connection limit,
+# applied at every start: the 1000-thread benchmarks need more.
 set -euo pipefail
 
 MYSQL_PORT=${SBTEST_MYSQL_PORT:-13306}
 PGSQL_PORT=${SBTEST_PGSQL_PORT:-15432}
 START_TIMEOUT=${SBTEST_START_TIMEOUT:-90}
+MAX_CONNECTIONS=${SBTEST_MAX_CONNECTIONS:-600}
 
 die() {
 	echo "testdb.sh: $*" >&2
@@ -139,7 +142,7 @@ skip-name-resolve
 skip-log-bin
 skip-external-locking
 performance_schema=OFF
-max_connections=600
+max_connections=$MAX_CONNECTIONS
 innodb_buffer_pool_size=256M
 innodb_log_file_size=64M
 innodb_log_buffer_size=8M
@@ -260,7 +263,6 @@ pg_start() {
 listen_addresses = '127.0.0.1'
 port = $PGSQL_PORT
 unix_socket_directories = '$pg'
-max_connections = 600
 shared_buffers = 128MB
 password_encryption = scram-sha-256
 logging_collector = off
@@ -276,7 +278,8 @@ EOF
 				log "no certificate made (openssl missing or failed): PostgreSQL runs without TLS"
 			fi
 		fi
-		as_pg "$bin/pg_ctl" -D "$data" -l "$pg/server.log" -w -t "$START_TIMEOUT" start >/dev/null || {
+		as_pg "$bin/pg_ctl" -D "$data" -l "$pg/server.log" -w -t "$START_TIMEOUT" \
+			-o "-c max_connections=$MAX_CONNECTIONS" start >/dev/null || {
 			tail -n 30 "$pg/server.log" >&2 2>/dev/null || true
 			die "PostgreSQL did not start"
 		}

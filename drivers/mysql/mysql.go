@@ -59,7 +59,7 @@ var driverOptions = []options.Option{
 	{Name: "mysql-ssl-ca", Extension: true, Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-cert", Extension: true, Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-key", Extension: true, Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
-	{Name: "mysql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller)", Kind: options.Bool, Default: "on"},
+	{Name: "mysql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller up to some tens of threads); default on below 64 threads, off from 64", Kind: options.Bool, Default: "on"},
 }
 
 // target is one place a connection can go: a TCP host:port or a socket.
@@ -124,7 +124,16 @@ func withDefaults(v *options.Values) *options.Values {
 // go-sql-driver layers over the socket it is given).
 func blockingIO(cfg drivers.Config) bool {
 	v := withDefaults(cfg.Values)
-	return !cfg.DryRun && !v.Bool("mysql-dry-run") && v.Bool("mysql-blocking-io")
+	return !cfg.DryRun && !v.Bool("mysql-dry-run") && blockingOption(v, cfg.Threads)
+}
+
+// blockingOption is --mysql-blocking-io: as given, else on below
+// drivers.ManyThreads threads.
+func blockingOption(v *options.Values, threads int) bool {
+	if v.IsSet("mysql-blocking-io") {
+		return v.Bool("mysql-blocking-io")
+	}
+	return threads < drivers.ManyThreads
 }
 
 func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
@@ -133,7 +142,7 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		password: v.String("mysql-password"),
 		db:       v.String("mysql-db"),
 		compress: v.Bool("mysql-compression"),
-		blocking: v.Bool("mysql-blocking-io"),
+		blocking: blockingOption(v, cfg.Threads),
 		debug:    cfg.Debug || v.Bool("mysql-debug"),
 		psMode:   cfg.PSMode,
 	}

@@ -537,24 +537,29 @@ func TestDryRun(t *testing.T) {
 }
 
 // The engine gives workers a processor each only for blocking connections:
-// the default, with SSL too, but not in a dry run or when turned off.
+// the default, with SSL too, but not in a dry run, when turned off or,
+// unless turned on, from drivers.ManyThreads threads on.
 func TestBlockingIOHint(t *testing.T) {
 	for _, tc := range []struct {
-		set  []string
-		dry  bool
-		want bool
+		set     []string
+		dry     bool
+		threads int
+		want    bool
 	}{
-		{nil, false, true},
-		{nil, true, false},
-		{[]string{"mysql-dry-run", "on"}, false, false},
-		{[]string{"mysql-blocking-io", "off"}, false, false},
-		{[]string{"mysql-ssl", "REQUIRED"}, false, true},
-		{[]string{"mysql-ssl", "REQUIRED", "mysql-blocking-io", "off"}, false, false},
-		{[]string{"mysql-ssl", "off"}, false, true},
+		{nil, false, 1, true},
+		{nil, true, 1, false},
+		{[]string{"mysql-dry-run", "on"}, false, 1, false},
+		{[]string{"mysql-blocking-io", "off"}, false, 1, false},
+		{[]string{"mysql-ssl", "REQUIRED"}, false, 8, true},
+		{[]string{"mysql-ssl", "REQUIRED", "mysql-blocking-io", "off"}, false, 8, false},
+		{[]string{"mysql-ssl", "off"}, false, 8, true},
+		{nil, false, drivers.ManyThreads - 1, true},
+		{nil, false, drivers.ManyThreads, false}, // many threads: the netpoller
+		{[]string{"mysql-blocking-io", "on"}, false, 1000, true},
 	} {
 		v := testenv.Values(nil, tc.set...)
-		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry}); got != tc.want {
-			t.Errorf("%v dry=%v: BlockingIO %v, want %v", tc.set, tc.dry, got, tc.want)
+		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry, Threads: tc.threads}); got != tc.want {
+			t.Errorf("%v dry=%v threads=%d: BlockingIO %v, want %v", tc.set, tc.dry, tc.threads, got, tc.want)
 		}
 	}
 }

@@ -43,7 +43,7 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Extension: true, Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Extension: true, Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Extension: true, Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, off otherwise", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, below 64 threads, off otherwise", Kind: options.Bool, NoDefault: true},
 	},
 	Open:       Open,
 	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
@@ -56,7 +56,8 @@ var Factory = drivers.Factory{
 // thread: at 2000 events/s p95 and p99 about 30% lower, client CPU per
 // event 40% less; with 2 workers on 2 CPUs, 15-40% more point selects per
 // second at ~25% less client CPU per query. With more workers than CPUs
-// the netpoller wins short queries, so it stays the default there.
+// the netpoller wins short queries, so it stays the default there, and
+// from drivers.ManyThreads on it is the default in any case.
 func blockingIO(cfg drivers.Config) bool {
 	v := cfg.Values
 	if v == nil {
@@ -64,6 +65,9 @@ func blockingIO(cfg drivers.Config) bool {
 	}
 	if v.IsSet("pgsql-blocking-io") {
 		return v.Bool("pgsql-blocking-io")
+	}
+	if cfg.Threads >= drivers.ManyThreads {
+		return false
 	}
 	return cfg.Paced || cfg.Threads > 0 && cfg.Threads <= clientCPUs
 }

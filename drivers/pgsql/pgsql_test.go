@@ -72,6 +72,9 @@ func TestBlockingIOHint(t *testing.T) {
 		{nil, false, false, clientCPUs, true},
 		{nil, false, false, clientCPUs + 1, false},
 		{nil, false, true, clientCPUs + 1, true},
+		{nil, false, true, drivers.ManyThreads, false}, // many threads: the netpoller
+		{nil, false, false, drivers.ManyThreads, false},
+		{[]string{"pgsql-blocking-io", "on"}, false, false, 1000, true},
 		{nil, true, false, 1, false},
 		{[]string{"pgsql-blocking-io", "on"}, false, false, clientCPUs + 1, true},
 		{[]string{"pgsql-blocking-io", "off"}, false, true, 1, false},
