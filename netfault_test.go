@@ -201,13 +201,20 @@ func TestNetworkFaults(t *testing.T) {
 	}
 	root, _ := os.Getwd()
 	testdb := filepath.Join(root, "scripts", "testdb.sh")
-	if out, err := inNS("bash", testdb, "start", dir).CombinedOutput(); err != nil {
-		_ = inNS("bash", testdb, "stop", dir).Run()
+	const serverPort, proxyPort = "15432", "16432"
+	// The ports are the namespace's: the suite's own servers (make test
+	// exports their ports) are outside it.
+	testdbCmd := func(verb string) *exec.Cmd {
+		c := inNS("bash", testdb, verb, dir)
+		c.Env = append(os.Environ(), "SBTEST_PGSQL_PORT="+serverPort, "SBTEST_MYSQL_PORT=13306")
+		return c
+	}
+	if out, err := testdbCmd("start").CombinedOutput(); err != nil {
+		_ = testdbCmd("stop").Run()
 		testenv.Unavailable(t, fmt.Sprintf("no servers in the namespace: %v\n%s", err, out))
 		return
 	}
-	t.Cleanup(func() { _ = inNS("bash", testdb, "stop", dir).Run() })
-	const serverPort, proxyPort = "15432", "16432" // testdb.sh's default
+	t.Cleanup(func() { _ = testdbCmd("stop").Run() })
 	pg := func(port string) []string {
 		return []string{"--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=" + port,
 			"--pgsql-user=sbtest", "--pgsql-password=sbtest", "--pgsql-db=sbtest", "--pgsql-sslmode=disable",
