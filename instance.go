@@ -142,8 +142,10 @@ func parseEndpoint(v *options.Values) (endpoint, error) {
 }
 
 // openEndpoint adds the start and results endpoints to the metrics
-// server when asked for; it returns nil otherwise.
-func (p *program) openEndpoint(inv *invocation, srv *live.Server, cfg *engine.Config) *control.Instance {
+// server when asked for; it returns nil otherwise. The start time, given
+// once the workers are ready, goes into res before the results file's
+// head is written (with its first interval).
+func (p *program) openEndpoint(inv *invocation, srv *live.Server, cfg *engine.Config, res *report.Results) *control.Instance {
 	e := inv.endpoint
 	if e.await == 0 && e.serve == 0 {
 		return nil
@@ -155,7 +157,8 @@ func (p *program) openEndpoint(inv *invocation, srv *live.Server, cfg *engine.Co
 			p.log.Noticef("Ready: waiting at most %s for the start time (--await-start)...\n", e.await)
 			at, err := ctl.AwaitStart(ctx, e.await)
 			if err == nil {
-				inv.cfg.StartAt = at // for the results file
+				u := at.UTC()
+				res.Settings.StartAt = &u
 			}
 			return at, err
 		}

@@ -51,6 +51,7 @@ func main() {
 		// records of sampled stacks hold some 1.5 MiB for the run's life.
 		runtime.MemProfileRate = 0
 	}
+	engine.KeepScriptHeadroom()
 	app := &cli.App{
 		Name:            "sysbench-go",
 		Usage:           "a scriptable database and system benchmark, compatible with sysbench 1.0.20",
@@ -627,7 +628,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		defer srv.Close()
 		cfg.Live = srv.Attach
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
-		ctl = p.openEndpoint(inv, srv, &cfg)
+		ctl = p.openEndpoint(inv, srv, &cfg, res)
 	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{reason: "completed"}

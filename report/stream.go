@@ -16,33 +16,45 @@ import (
 // it is written. The document goes to the output through CreateAtomic:
 // put in place whole at the end, as a document written at once would be.
 type ResultsStream struct {
-	out *Output
-	p   *Pending
-	w   *bufio.Writer
-	n   int   // intervals written
-	err error // the first write error; nothing is written after it
+	out  *Output
+	p    *Pending
+	w    *bufio.Writer
+	head *Results // written with the first interval, or at Finish
+	n    int      // intervals written
+	err  error    // the first write error; nothing is written after it
 }
 
 // headFields are the fields written before the intervals: what a run's
-// results file says before the run starts.
+// results file says before the run's measured window begins.
 var headFields = []string{"schema_version", "tool", "run_id", "host", "start", "command_line", "options", "settings", "instance"}
 
-// NewResultsStream opens o (stdout stands for "-") and writes head's
-// fixed fields, those the run cannot change.
+// NewResultsStream opens o (stdout stands for "-"). head's fixed fields,
+// those the run cannot change, are written when the first interval is:
+// until the measured window begins head may still be completed (a start
+// time given by a start signal).
 func NewResultsStream(o *Output, stdout io.Writer, head *Results) (*ResultsStream, error) {
 	p, err := o.CreateAtomic(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the results file '%s': %w", o.Path, err)
 	}
-	s := &ResultsStream{out: o, p: p, w: bufio.NewWriterSize(p, 32<<10)}
+	return &ResultsStream{out: o, p: p, w: bufio.NewWriterSize(p, 32<<10), head: head}, nil
+}
+
+// begin writes the head once.
+func (s *ResultsStream) begin() {
+	if s.head == nil {
+		return
+	}
+	head := s.head
+	s.head = nil
 	s.write([]byte("{"))
 	s.fields(head, func(k string) bool { return slices.Contains(headFields, k) }, true)
 	s.write([]byte(",\n  \"intervals\": ["))
-	return s, nil
 }
 
 // Interval writes one interval.
 func (s *ResultsStream) Interval(iv *Interval) {
+	s.begin()
 	if s.err != nil {
 		return
 	}
@@ -66,6 +78,7 @@ func (s *ResultsStream) Interval(iv *Interval) {
 // Finish writes r's fields other than the head's and the intervals, and
 // puts the document in place. The error names the file.
 func (s *ResultsStream) Finish(r *Results) error {
+	s.begin()
 	if s.n > 0 {
 		s.write([]byte("\n  "))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // A streamed document is written as its intervals come, beside the
@@ -24,12 +25,18 @@ func TestResultsStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	at := whole.Start.Add(5 * time.Second)
+	whole.Settings.StartAt = &at
 	head := *whole
 	head.Intervals = nil
+	head.Settings.StartAt = nil
 	s, err := NewResultsStream(o, nil, &head)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A start time given once the workers are ready (--await-start) is
+	// in the head, written with the first interval.
+	head.Settings.StartAt = &at
 	pending := func() string {
 		m, _ := filepath.Glob(filepath.Join(dir, ".r.json.*"))
 		if len(m) != 1 {
