@@ -2,8 +2,10 @@ package engine
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
+	"sync"
 	"time"
 )
 
@@ -61,15 +63,23 @@ type gcPolicy struct {
 	done chan struct{}
 }
 
+// gcFromEnv says whether the user chose the collector's setting
+// (GOGC or GOMEMLIMIT), which the program then leaves alone.
+func gcFromEnv() bool {
+	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
+}
+
 // startGCPolicy applies the worker-initialisation setting.
 func startGCPolicy() *gcPolicy {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if gcFromEnv() {
 		return &gcPolicy{}
 	}
+	scriptHeap.pause()
 	prev := debug.SetGCPercent(initGCPercent)
 	if prev <= initGCPercent {
 		// Off, or already as low: leave it.
 		debug.SetGCPercent(prev)
+		scriptHeap.resume()
 		return &gcPolicy{}
 	}
 	return &gcPolicy{active: true, prev: prev}
@@ -133,6 +143,7 @@ func (p *gcPolicy) restore() {
 		<-p.done
 	}
 	debug.SetGCPercent(p.prev)
+	scriptHeap.resume()
 }
 
 // runGCPercent is the GC percent for a run whose live heap is live bytes:
@@ -159,4 +170,142 @@ func keptGCPercent(live, goal uint64, prev int) (newGoal uint64, pct int) {
 	goal = max(goal, floor)
 	pct = int((goal - live + live/200) * 100 / live) // rounded
 	return goal, max(min(pct, prev), 1)
+}
+
+// Outside a run (a script's main chunk, prepare, cleanup, a script run
+// with no command) the program's own data is most of a small live heap:
+// the Lua state and its libraries, the option tables, the drivers' and
+// the help's package data, some 2-3 MiB where plain gopher-lua has under
+// 1. Pure Lua makes garbage fast (every number a float boxed in an
+// interface), and with the default setting the collector runs whenever
+// the heap has doubled, or at its 4 MiB minimum: marking that live heap
+// each time, the collections cost a CPU-bound script (a loop of calls,
+// the mandelbrot kernel) 10-20% of its time, more than they cost plain
+// gopher-lua, whose heap is smaller. So outside a run the collector gets
+// headroomFloor of headroom while the live heap is smaller than that:
+// the GC percent is set after every collection from the live heap, at
+// least 100 and at most maxScriptGCPercent (whose minimum heap, 4 MiB at
+// 100, is then 16 MiB). Over headroomFloor of live heap it is the
+// default. The cost is up to 16 MiB more RSS for a small script, which
+// docs/performance.md weighs (make bench, section lua).
+const (
+	headroomFloor      = 16 << 20
+	maxScriptGCPercent = 400
+)
+
+// scriptHeap keeps that headroom from KeepScriptHeadroom on, except while
+// a run's own policy (gcPolicy) has the collector.
+var scriptHeap heapFloor
+
+// KeepScriptHeadroom gives the collector its headroom outside runs
+// (above), unless GOGC or GOMEMLIMIT chose the setting. main calls it
+// first.
+func KeepScriptHeadroom() {
+	if gcFromEnv() {
+		return
+	}
+	scriptHeap.start()
+}
+
+// heapFloor re-sets the GC percent after each collection (a finalizer on
+// an object made for each cycle runs once the cycle is over).
+type heapFloor struct {
+	mu     sync.Mutex
+	on     bool // started
+	paused bool // a run's policy has the collector
+	base   int  // the GC percent before start
+	pct    int  // the GC percent set last
+}
+
+// gcCycle is a heap object whose finalizer marks the end of a collection.
+type gcCycle struct{ _ *int }
+
+func (h *heapFloor) start() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.on {
+		return
+	}
+	h.on = true
+	h.base = debug.SetGCPercent(100)
+	debug.SetGCPercent(h.base)
+	h.pct = h.base
+	if h.base <= 0 {
+		h.on = false // the collector is off: nothing to keep
+		return
+	}
+	h.adjust()
+	h.arm()
+}
+
+func (h *heapFloor) arm() {
+	runtime.SetFinalizer(&gcCycle{}, func(*gcCycle) { h.collected() })
+}
+
+// collected runs after each collection.
+func (h *heapFloor) collected() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.on {
+		return
+	}
+	if !h.paused {
+		h.adjust()
+	}
+	h.arm()
+}
+
+// stop puts back the setting from before start for good.
+func (h *heapFloor) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.on {
+		return
+	}
+	h.on, h.paused = false, false
+	debug.SetGCPercent(h.base)
+}
+
+// adjust sets the GC percent for the live heap (h.mu held).
+func (h *heapFloor) adjust() {
+	pct := scriptGCPercent(liveHeap(), h.base)
+	if pct != h.pct {
+		h.pct = pct
+		debug.SetGCPercent(pct)
+	}
+}
+
+// pause gives the collector back its setting from before start, for a
+// run's policy to start from.
+func (h *heapFloor) pause() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.on || h.paused {
+		return
+	}
+	h.paused = true
+	h.pct = h.base
+	debug.SetGCPercent(h.base)
+}
+
+// resume keeps the headroom again after a run.
+func (h *heapFloor) resume() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.on || !h.paused {
+		return
+	}
+	h.paused = false
+	h.adjust()
+}
+
+// scriptGCPercent is the GC percent outside a run for a live heap of live
+// bytes: headroomFloor of headroom, at least base (the setting before) and
+// at most maxScriptGCPercent.
+func scriptGCPercent(live uint64, base int) int {
+	if live == 0 || base >= maxScriptGCPercent {
+		return base
+	}
+	pct := int(headroomFloor * 100 / live)
+	return max(base, min(pct, maxScriptGCPercent))
 }

@@ -105,3 +105,60 @@ func TestGCPolicy(t *testing.T) {
 		t.Errorf("GOGC=10 before the run: %d at init, %d during the run, %d after", a, b, gcPercent())
 	}
 }
+
+func TestScriptGCPercent(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live uint64
+		base int
+		want int
+	}{
+		{0, 100, 100},         // nothing read yet
+		{2 * mib, 100, 400},   // a script's heap: 16 MiB of headroom, at most 400%
+		{8 * mib, 100, 200},   // 16 MiB of headroom
+		{16 * mib, 100, 100},  // from 16 MiB live on, the default
+		{512 * mib, 100, 100}, // never less than before
+		{2 * mib, 50, 400},    // a lower setting before is raised too
+		{2 * mib, 800, 800},   // a higher one kept
+	}
+	for _, tt := range tests {
+		if got := scriptGCPercent(tt.live, tt.base); got != tt.want {
+			t.Errorf("scriptGCPercent(%d MiB, %d) = %d, want %d", tt.live/mib, tt.base, got, tt.want)
+		}
+	}
+}
+
+// Outside a run the collector has the script's headroom; a run's policy
+// starts from the setting before it and hands back to it after.
+func TestScriptHeadroomAroundRun(t *testing.T) {
+	if gcFromEnv() {
+		t.Skip("GOGC or GOMEMLIMIT is set in the environment, which the engine leaves alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	KeepScriptHeadroom()
+	defer scriptHeap.stop()
+	want := int64(scriptGCPercent(liveHeap(), 100))
+	if want <= 100 {
+		t.Skipf("the test's live heap (%d KiB) leaves no headroom to add", liveHeap()>>10)
+	}
+	if got := gcPercent(); got < 200 {
+		t.Fatalf("GC percent %d outside a run with %d KiB live, want at least 200", got, liveHeap()>>10)
+	}
+	var atInit, atRun atomic.Int64
+	if err := runToEnd(context.Background(), gcTest(&atInit, &atRun), Config{Threads: 2, Events: 10, ForcedShutdown: -1}, logging.Discard()); err != nil {
+		t.Fatal(err)
+	}
+	if got := atInit.Load(); got != initGCPercent {
+		t.Errorf("GC percent %d while workers are created, want %d", got, initGCPercent)
+	}
+	if got := atRun.Load(); got != 100 {
+		t.Errorf("GC percent %d during a small run, want the setting before the script's headroom, 100", got)
+	}
+	if got := gcPercent(); got < 200 {
+		t.Errorf("GC percent %d after the run, want the script's headroom back (at least 200)", got)
+	}
+	scriptHeap.stop()
+	if got := gcPercent(); got != 100 {
+		t.Errorf("GC percent %d after stop, want 100", got)
+	}
+}
