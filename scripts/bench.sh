@@ -5,7 +5,10 @@
 #   scripts/bench.sh [BIN]     (make bench)
 #
 # Env: BENCH_PAIRS (default 3), BENCH_TIME (seconds per run, default 10),
-# BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_ONLY
+# BENCH_THREADS (default 8), BENCH_TABLE_SIZE (default 10000), BENCH_TABLES
+# (default 1), BENCH_WORKLOADS and BENCH_SERVER_THREADS (the servers
+# section's runs: point_select, read_only and read_write at BENCH_THREADS
+# by default), BENCH_ONLY
 # (a list of sections to run: servers dry rss prepare rate results
 # statements server metrics lua luainsn wire gc many; all by default),
 # BENCH_MANY (the thread counts of section many, default "512 1000").
@@ -17,6 +20,7 @@ pairs=${BENCH_PAIRS:-3}
 secs=${BENCH_TIME:-10}
 threads=${BENCH_THREADS:-8}
 size=${BENCH_TABLE_SIZE:-10000}
+ntables=${BENCH_TABLES:-1} # of the servers section
 ncpu=$(nproc)
 ref=$(command -v sysbench || true)
 if [ -z "$ref" ]; then
@@ -56,7 +60,7 @@ measure() {
 	if [ "$tool" != "$ref" ] && [ "$db" = pgsql ]; then extra="--pgsql-sslmode=disable"; fi
 	local out t0 t1
 	out=$(mktemp)
-	/usr/bin/time -f "%U %S" -o "$out.time" "$tool" "$wl" $opts $extra --tables=1 --table-size="$size" \
+	/usr/bin/time -f "%U %S" -o "$out.time" "$tool" "$wl" $opts $extra --tables="$ntables" --table-size="$size" \
 		--threads="$th" --time="$secs" run >"$out" 2>&1 || true
 	local tps p95 q cpu
 	tps=$(awk '/transactions:/ {gsub(/\(/,"",$3); print $3}' "$out")
@@ -137,15 +141,21 @@ cost_row() {
 # Point selects with as many threads as CPUs as well, when that is fewer:
 # there every worker can have a CPU, which is where the drivers' choice of
 # socket calls shows most.
-runs=("oltp_point_select $threads" "oltp_read_write $threads")
-if [ "$ncpu" -lt "$threads" ]; then runs+=("oltp_point_select $ncpu"); fi
+# BENCH_WORKLOADS and BENCH_SERVER_THREADS (a list) choose the runs.
+runs=()
+for th in ${BENCH_SERVER_THREADS:-$threads}; do
+	for wl in ${BENCH_WORKLOADS:-oltp_point_select oltp_read_only oltp_read_write}; do
+		runs+=("$wl $th")
+	done
+done
+if [ "$ncpu" -lt "$threads" ] && [ -z "${BENCH_SERVER_THREADS:-}" ]; then runs+=("oltp_point_select $ncpu"); fi
 json="["
 if section servers; then
 printf "%-8s %-20s %10s %10s %6s %11s %8s %8s %8s %8s\n" db workload tps_ours tps_ref ratio pairs p95_ours p95_ref cpu_ours cpu_ref
 for db in mysql pgsql; do
 	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
-	"$bin" oltp_read_write $opts --tables=1 --table-size="$size" prepare >/dev/null
+	"$bin" oltp_read_write $opts --tables="$ntables" --table-size="$size" cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables="$ntables" --table-size="$size" --threads="$ntables" prepare >/dev/null
 	for run in "${runs[@]}"; do
 		read -r wl th <<<"$run"
 		run_pairs measure $db $wl $th
@@ -163,30 +173,39 @@ for db in mysql pgsql; do
 		label=$wl
 		if [ "$th" != "$threads" ]; then label="$wl/${th}t"; fi
 		printf "%-8s %-20s %10s %10s %6s %11s %8s %8s %8s %8s\n" $db "$label" "$ot" "$rt" "$ratio" "$pmin-$pmax" "$op" "$rp" "$oc" "$rc"
-		json="$json{\"db\":\"$db\",\"workload\":\"$wl\",\"threads\":$th,\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax,\"p95_ours\":$op,\"p95_ref\":$rp,\"cpu_ms_per_1000q_ours\":$oc,\"cpu_ms_per_1000q_ref\":$rc},"
+		json="$json{\"db\":\"$db\",\"workload\":\"$wl\",\"threads\":$th,\"tables\":$ntables,\"table_size\":$size,\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax,\"p95_ours\":$op,\"p95_ref\":$rp,\"cpu_ms_per_1000q_ours\":$oc,\"cpu_ms_per_1000q_ref\":$rc},"
 	done
-	"$bin" oltp_read_write $opts --tables=1 cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables="$ntables" cleanup >/dev/null 2>&1 || true
 done
 fi
 
 # --- client capacity without a server: dry run events/s ------------------
-dry() { # TOOL THREADS -> events/s
-	"$1" oltp_read_write --mysql-dry-run --threads="$2" --time="$secs" run 2>/dev/null |
+# The bundled oltp_point_select and oltp_read_write (ours: lua/), and the
+# reference's own scripts from /usr/share/sysbench run unchanged by both
+# (the general Lua API), at 1 and 2 threads. BENCH_DRY chooses the
+# workloads.
+dry() { # TOOL WORKLOAD THREADS -> events/s
+	"$1" "$2" --mysql-dry-run --threads="$3" --time="$secs" run 2>/dev/null |
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}'
 }
 if section dry; then
 echo
-printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" ours sysbench ratio pairs
-for th in 1 2; do
-	run_pairs dry $th
-	om=$(fmed 1 "${ours[@]}") rm=nan ratio=nan
-	if [ -n "$ref" ]; then
-		rm=$(fmed 1 "${refs[@]}")
-		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
-	fi
-	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
-	printf "%-28s %12s %12s %7s %11s\n" "events/s, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
-	json="$json{\"db\":\"none\",\"workload\":\"dry_run_oltp_read_write_${th}t\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+printf "%-44s %12s %12s %7s %11s\n" "dry run, events/s" ours sysbench ratio pairs
+for wl in ${BENCH_DRY:-oltp_point_select oltp_read_write /usr/share/sysbench/oltp_point_select.lua /usr/share/sysbench/oltp_read_write.lua}; do
+	case $wl in /*) [ -f "$wl" ] || continue ;; esac
+	for th in 1 2; do
+		run_pairs dry "$wl" $th
+		om=$(fmed 1 "${ours[@]}") rm=nan ratio=nan
+		if [ -n "$ref" ]; then
+			rm=$(fmed 1 "${refs[@]}")
+			ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {printf "%.2f", a/b}')
+		fi
+		read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+		label=$wl key=$wl
+		case $wl in /*) label="$(basename "$wl") (reference's)" key=ref_$(basename "$wl" .lua) ;; esac
+		printf "%-44s %12s %12s %7s %11s\n" "$label, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
+		json="$json{\"db\":\"none\",\"workload\":\"dry_run_${key}_${th}t\",\"script\":\"$wl\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+	done
 done
 fi
 
@@ -768,6 +787,6 @@ fi
 
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
 if section servers; then
-	echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s, $threads threads)"
+	echo "(cpu = client user+sys ms per 1000 queries; medians of $pairs alternated runs of ${secs}s; $ntables table(s) of $size rows)"
 fi
 echo "(JSON in bench.json)"
