@@ -45,10 +45,19 @@ const (
 // as the live heap moves, and raises the goal only when the live heap
 // leaves less than goalFloorPercent of it + goalFloorSlack of headroom, so
 // that a heap that keeps growing is never collected over and over.
+//
+// A run that makes garbage fast (a dry run at 64 threads: 20 MB/s and
+// more over 17 MiB live) would be collected several times a second with
+// that goal, some 10% of its throughput (make bench, section gc); so the
+// floor also leaves at least minCollectionGap of the run's allocation
+// rate, as measured over the last goalEvery. Since the GC percent stays at
+// most the setting before the run, such a run is collected as Go's
+// default would collect it; a soak's 0.2 MB/s never reaches that floor.
 const (
 	goalFloorPercent = 20
 	goalFloorSlack   = 2 << 20
 	goalEvery        = time.Second
+	minCollectionGap = time.Second
 )
 
 // gcPolicy lowers the collector's headroom (GOGC) for a run unless GOGC
@@ -85,6 +94,16 @@ func startGCPolicy() *gcPolicy {
 	return &gcPolicy{active: true, prev: prev}
 }
 
+// allocated is the bytes allocated on the heap since the program began.
+func allocated() uint64 {
+	s := []rtmetrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() == rtmetrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
+	return 0
+}
+
 // liveHeap is the live heap as of the last collection.
 func liveHeap() uint64 {
 	s := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -118,14 +137,21 @@ func (p *gcPolicy) keepGoal() {
 	defer close(p.done)
 	t := time.NewTicker(goalEvery)
 	defer t.Stop()
+	allocs, last := allocated(), time.Now()
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-t.C:
 		}
+		now, a := time.Now(), allocated()
+		var gap uint64 // garbage made in minCollectionGap at the last interval's rate
+		if dt := now.Sub(last); dt > 0 && a > allocs {
+			gap = uint64(float64(a-allocs) * float64(minCollectionGap) / float64(dt))
+		}
+		allocs, last = a, now
 		var pct int
-		p.goal, pct = keptGCPercent(liveHeap(), p.goal, p.prev)
+		p.goal, pct = keptGCPercent(liveHeap(), p.goal, gap, p.prev)
 		if pct != p.pct {
 			p.pct = pct
 			debug.SetGCPercent(pct)
@@ -160,13 +186,14 @@ func runGCPercent(live uint64, prev int) int {
 
 // keptGCPercent is the goal and the GC percent that keeps the heap goal
 // goal for a live heap of live bytes: the goal is raised to the floor
-// (goalFloorPercent + goalFloorSlack of headroom) when live has grown into
-// it, and the percent is never more than prev.
-func keptGCPercent(live, goal uint64, prev int) (newGoal uint64, pct int) {
+// (goalFloorPercent + goalFloorSlack of headroom, and at least gap bytes:
+// minCollectionGap of allocation) when live has grown into it, and the
+// percent is never more than prev.
+func keptGCPercent(live, goal, gap uint64, prev int) (newGoal uint64, pct int) {
 	if live == 0 {
 		return goal, prev
 	}
-	floor := live + live*goalFloorPercent/100 + goalFloorSlack
+	floor := live + max(live*goalFloorPercent/100+goalFloorSlack, gap)
 	goal = max(goal, floor)
 	pct = int((goal - live + live/200) * 100 / live) // rounded
 	return goal, max(min(pct, prev), 1)

@@ -38,23 +38,27 @@ func TestRunGCPercent(t *testing.T) {
 func TestKeptGCPercent(t *testing.T) {
 	const mib = 1 << 20
 	tests := []struct {
-		live, goal uint64
-		prev       int
-		wantGoal   uint64 // bytes
-		wantPct    int
+		live, goal, gap uint64
+		prev            int
+		wantGoal        uint64 // bytes
+		wantPct         int
 	}{
-		{22 * mib, 30 * mib, 100, 30 * mib, 36},    // the goal kept: 8 MiB of headroom
-		{19 * mib, 30 * mib, 100, 30 * mib, 58},    // as set
-		{30 * mib, 30 * mib, 100, 38 * mib, 27},    // the floor: 20% + 2 MiB
-		{2 * mib, 6 * mib, 100, 6 * mib, 100},      // never above the setting before
-		{300 * mib, 280 * mib, 100, 362 * mib, 21}, // a heap that keeps growing
-		{0, 28 * mib, 100, 28 * mib, 100},          // nothing read
+		{22 * mib, 30 * mib, 0, 100, 30 * mib, 36},          // the goal kept: 8 MiB of headroom
+		{19 * mib, 30 * mib, 0, 100, 30 * mib, 58},          // as set
+		{30 * mib, 30 * mib, 0, 100, 38 * mib, 27},          // the floor: 20% + 2 MiB
+		{2 * mib, 6 * mib, 0, 100, 6 * mib, 100},            // never above the setting before
+		{300 * mib, 280 * mib, 0, 100, 362 * mib, 21},       // a heap that keeps growing
+		{0, 28 * mib, 0, 100, 28 * mib, 100},                // nothing read
+		{22 * mib, 30 * mib, 1 * mib, 100, 30 * mib, 36},    // a soak's garbage: the goal kept
+		{17 * mib, 27 * mib, 12 * mib, 100, 29 * mib, 71},   // a second of garbage at least
+		{17 * mib, 27 * mib, 40 * mib, 100, 57 * mib, 100},  // but never above the setting before
+		{100 * mib, 150 * mib, 8 * mib, 100, 150 * mib, 50}, // a floor below the goal: kept
 	}
 	for _, tt := range tests {
-		goal, pct := keptGCPercent(tt.live, tt.goal, tt.prev)
+		goal, pct := keptGCPercent(tt.live, tt.goal, tt.gap, tt.prev)
 		if goal != tt.wantGoal || pct != tt.wantPct {
-			t.Errorf("keptGCPercent(%d MiB, %d MiB, %d) = %d MiB, %d; want %d MiB, %d",
-				tt.live/mib, tt.goal/mib, tt.prev, goal>>20, pct, tt.wantGoal>>20, tt.wantPct)
+			t.Errorf("keptGCPercent(%d MiB, %d MiB, %d MiB, %d) = %d MiB, %d; want %d MiB, %d",
+				tt.live/mib, tt.goal/mib, tt.gap/mib, tt.prev, goal>>20, pct, tt.wantGoal>>20, tt.wantPct)
 		}
 	}
 }

@@ -712,7 +712,7 @@ if section gc; then
 gcrun() { # with|without dry|pgsql -> "events/s peak_rss_MiB"
 	local env="" args t out
 	if [ "$1" = without ]; then env="GOGC=100"; fi
-	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run"; else args="oltp_read_write $pgsql_opts --pgsql-sslmode=disable --tables=1 --table-size=$size"; fi
+	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run"; else args="oltp_read_write $pgsql_opts --pgsql-sslmode=disable --tables=4 --table-size=$size"; fi
 	t=$(mktemp)
 	out=$(env $env /usr/bin/time -f "%M" -o "$t" "$bin" $args --threads=64 --time="$secs" run 2>/dev/null |
 		awk '/transactions:/ {gsub(/\(/,"",$3); print $3}')
@@ -721,8 +721,8 @@ gcrun() { # with|without dry|pgsql -> "events/s peak_rss_MiB"
 }
 echo
 printf "%-28s %12s %12s %7s %11s\n" "GC setting, 64 threads" "ours" "GOGC=100" ratio pairs
-"$bin" oltp_read_write $pgsql_opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
-"$bin" oltp_read_write $pgsql_opts --tables=1 --table-size="$size" prepare >/dev/null
+"$bin" oltp_read_write $pgsql_opts --tables=4 --table-size="$size" cleanup >/dev/null 2>&1 || true
+"$bin" oltp_read_write $pgsql_opts --tables=4 --table-size="$size" --threads=4 prepare >/dev/null
 for what in dry pgsql; do
 	ab_pairs gcrun "with $what" "without $what"
 	label="dry run events/s"
@@ -732,7 +732,7 @@ for what in dry pgsql; do
 	printf "%-28s %12s %12s %7s\n" "  peak RSS, MiB" "$w" "$wo" "$(awk -v a="$w" -v b="$wo" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')"
 	json="$json{\"db\":\"$what\",\"workload\":\"gc_setting_peak_rss_mib\",\"with\":$w,\"without\":$wo},"
 done
-"$bin" oltp_read_write $pgsql_opts --tables=1 cleanup >/dev/null 2>&1 || true
+"$bin" oltp_read_write $pgsql_opts --tables=4 cleanup >/dev/null 2>&1 || true
 fi
 
 # --- hundreds of threads: TPS and the latency tail ------------------------
