@@ -149,8 +149,16 @@ func writeAttribution(w io.Writer, s *ServerStats) {
 	fmt.Fprintf(w, "    other clients (the server's counts of client work against the run's own):\n")
 	others := false
 	for _, a := range s.Attribution {
-		fmt.Fprintf(w, "        %-37s%.0f (%s): the run %.0f, this sampler %.0f, others %.0f\n",
-			a.Scope+" "+a.What+":", a.Server, a.Counter, a.Run, a.Sampler, a.Others)
+		// The server publishes its counts late (PostgreSQL's statistics
+		// are flushed about once a second), so its count can fall short
+		// of the run's own at the end: no other client's work, said as
+		// such rather than as a negative count.
+		rest := fmt.Sprintf("others %.0f", a.Others)
+		if a.Others < 0 {
+			rest = fmt.Sprintf("others 0 (the server's count is %.0f behind: it publishes late)", -a.Others)
+		}
+		fmt.Fprintf(w, "        %-37s%.0f (%s): the run %.0f, this sampler %.0f, %s\n",
+			a.Scope+" "+a.What+":", a.Server, a.Counter, a.Run, a.Sampler, rest)
 		others = others || a.OthersActive
 	}
 	if others {

@@ -53,7 +53,7 @@ soak() {
 	done
 	wait "$pid" || true
 	echo "${rss[*]}"
-	echo "$peak $(awk '/transactions:/ {gsub(/\(/,"",$3); print $3}' "$out")"
+	echo "$peak $(awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}' "$out")"
 	rm -f "$out"
 }
 
