@@ -95,18 +95,15 @@ func startGCPolicy() *gcPolicy {
 }
 
 // allocated is the bytes allocated on the heap since the program began.
-func allocated() uint64 {
-	s := []rtmetrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	rtmetrics.Read(s)
-	if s[0].Value.Kind() == rtmetrics.KindUint64 {
-		return s[0].Value.Uint64()
-	}
-	return 0
-}
+func allocated() uint64 { return runtimeUint64("/gc/heap/allocs:bytes") }
 
 // liveHeap is the live heap as of the last collection.
-func liveHeap() uint64 {
-	s := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+func liveHeap() uint64 { return runtimeUint64("/gc/heap/live:bytes") }
+
+// runtimeUint64 reads one of runtime/metrics' counters, 0 where the
+// runtime does not have it.
+func runtimeUint64(name string) uint64 {
+	s := []rtmetrics.Sample{{Name: name}}
 	rtmetrics.Read(s)
 	if s[0].Value.Kind() == rtmetrics.KindUint64 {
 		return s[0].Value.Uint64()
