@@ -54,6 +54,10 @@ type Config struct {
 	// a reply then wakes exactly the thread waiting for it, with no
 	// hand-over between OS threads as through Go's netpoller.
 	BlockingWorkers bool
+	// PolledWorkers is for drivers that wait for the server on Go's
+	// netpoller: when the workers outnumber the processors, each passes
+	// its processor on between events (see Loop.More).
+	PolledWorkers bool
 	// Watchers are told when the measured window begins (the statistics
 	// start, and again after --warm-up) and ends: --server-stats.
 	Watchers []Watcher
@@ -83,6 +87,7 @@ type runState struct {
 	base     time.Time
 	startNS  int64 // when statistics begin (after the warm-up)
 	deadline int64 // monotonic ns, 0 for none
+	yield    bool  // workers pass their processor on between events (Loop.More)
 
 	stopped atomic.Bool
 	stopCh  chan struct{}
@@ -201,6 +206,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	if cfg.BlockingWorkers {
 		defer procPerWorker(cfg.Threads)()
 	}
+	r.yield = cfg.PolledWorkers && cfg.Threads > runtime.GOMAXPROCS(0)
 	gc := startGCPolicy()
 	defer gc.restore()
 	if err := r.startWorkers(); err != nil {
