@@ -455,7 +455,7 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 	env := &luaapi.Env{
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
-			DryRun: values.Bool("db-dry-run"), Paced: cfg.Rate > 0, Threads: cfg.Threads, Log: p.log},
+			DryRun: values.Bool("db-dry-run"), Threads: cfg.Threads, Log: p.log},
 		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads, TidOffset: inv.tidOffset,
 		Argv: append([]string{"sysbench"}, inv.args...),
 		// The reference's sysbench.version_string is its VERSION_STRING,
@@ -495,8 +495,9 @@ func (p *program) runScript(inv *invocation) int {
 	if env == nil {
 		return 1
 	}
-	if f := p.driverFactory(env.DriverName); f != nil && f.BlockingIO != nil {
-		cfg.BlockingWorkers = f.BlockingIO(env.DriverConfig)
+	if f := p.driverFactory(env.DriverName); f != nil && f.Wait != nil {
+		w := f.Wait(env.DriverConfig)
+		cfg.BlockingWorkers, cfg.PolledWorkers = w == drivers.WaitBlocking, w == drivers.WaitPolled
 	}
 	s, err := luaapi.Load(env, cl.testname)
 	if err != nil {
@@ -530,7 +531,7 @@ func (p *program) runScript(inv *invocation) int {
 	s.SetRate(cfg.Rate > 0)
 	s.SetMaxTries(cfg.MaxTries)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
-	inv.cfg.BlockingWorkers = cfg.BlockingWorkers
+	inv.cfg.BlockingWorkers, inv.cfg.PolledWorkers = cfg.BlockingWorkers, cfg.PolledWorkers
 	inv.env = env
 	return p.runCommand(inv, s, s.Options())
 }

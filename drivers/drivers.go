@@ -52,9 +52,6 @@ type Config struct {
 	// DryRun asks the driver to pretend every call succeeds without
 	// talking to a server (--mysql-dry-run or the driver-neutral dry run).
 	DryRun bool
-	// Paced: events arrive on a schedule (--rate), below saturation, so
-	// latency is what the run measures.
-	Paced bool
 	// Threads is the number of workers of the run (--threads).
 	Threads int
 	// Log receives the FATAL/ALERT/WARNING/DEBUG messages a driver prints
@@ -83,10 +80,35 @@ type Factory struct {
 	Extension bool
 	// Open validates the options and returns a driver ready to connect.
 	Open func(cfg Config) (Driver, error)
-	// BlockingIO, if set, reports whether connections opened with cfg
-	// wait for the server in blocking system calls. The engine then gives
-	// each worker a processor of its own (engine.Config.BlockingWorkers).
-	BlockingIO func(cfg Config) bool
+	// Wait, if set, reports how connections opened with cfg wait for the
+	// server. The engine gives blocking workers a processor each
+	// (engine.Config.BlockingWorkers), and has polled ones pass their
+	// processor on between events (engine.Config.PolledWorkers).
+	Wait func(cfg Config) Wait
+}
+
+// Wait is how a driver's connections wait for the server's replies.
+type Wait int
+
+const (
+	// WaitNone: no server to wait for (a dry run).
+	WaitNone Wait = iota
+	// WaitBlocking: in blocking system calls, an OS thread per worker.
+	WaitBlocking
+	// WaitPolled: parked on Go's netpoller.
+	WaitPolled
+)
+
+// WaitOf is the Wait of a driver that talks to a server unless dry, in
+// blocking calls when blocking.
+func WaitOf(dry, blocking bool) Wait {
+	switch {
+	case dry:
+		return WaitNone
+	case blocking:
+		return WaitBlocking
+	}
+	return WaitPolled
 }
 
 // Driver opens connections. It is shared by all worker threads and must be

@@ -35,7 +35,9 @@ var Factory = drivers.Factory{
 	Description: "MySQL driver",
 	Options:     driverOptions,
 	Open:        Open,
-	BlockingIO:  blockingIO,
+	Wait: func(cfg drivers.Config) drivers.Wait {
+		return drivers.WaitOf(cfg.DryRun || withDefaults(cfg.Values).Bool("mysql-dry-run"), blockingIO(cfg))
+	},
 }
 
 // driverOptions are the reference's --mysql-* options, in its order, then

@@ -540,26 +540,32 @@ func TestDryRun(t *testing.T) {
 // the default, with SSL too, but not in a dry run, when turned off or,
 // unless turned on, from drivers.ManyThreads threads on.
 func TestBlockingIOHint(t *testing.T) {
+	const (
+		none     = drivers.WaitNone
+		blocking = drivers.WaitBlocking
+		polled   = drivers.WaitPolled
+	)
 	for _, tc := range []struct {
 		set     []string
 		dry     bool
 		threads int
-		want    bool
+		want    drivers.Wait
 	}{
-		{nil, false, 1, true},
-		{nil, true, 1, false},
-		{[]string{"mysql-dry-run", "on"}, false, 1, false},
-		{[]string{"mysql-blocking-io", "off"}, false, 1, false},
-		{[]string{"mysql-ssl", "REQUIRED"}, false, 8, true},
-		{[]string{"mysql-ssl", "REQUIRED", "mysql-blocking-io", "off"}, false, 8, false},
-		{[]string{"mysql-ssl", "off"}, false, 8, true},
-		{nil, false, drivers.ManyThreads - 1, true},
-		{nil, false, drivers.ManyThreads, false}, // many threads: the netpoller
-		{[]string{"mysql-blocking-io", "on"}, false, 1000, true},
+		{nil, false, 1, blocking},
+		{nil, true, 1, none},
+		{[]string{"mysql-dry-run", "on"}, false, 1, none},
+		{[]string{"mysql-dry-run", "on"}, false, 1000, none},
+		{[]string{"mysql-blocking-io", "off"}, false, 1, polled},
+		{[]string{"mysql-ssl", "REQUIRED"}, false, 8, blocking},
+		{[]string{"mysql-ssl", "REQUIRED", "mysql-blocking-io", "off"}, false, 8, polled},
+		{[]string{"mysql-ssl", "off"}, false, 8, blocking},
+		{nil, false, drivers.ManyThreads - 1, blocking},
+		{nil, false, drivers.ManyThreads, polled}, // many threads: the netpoller
+		{[]string{"mysql-blocking-io", "on"}, false, 1000, blocking},
 	} {
 		v := testenv.Values(nil, tc.set...)
-		if got := Factory.BlockingIO(drivers.Config{Values: v, DryRun: tc.dry, Threads: tc.threads}); got != tc.want {
-			t.Errorf("%v dry=%v threads=%d: BlockingIO %v, want %v", tc.set, tc.dry, tc.threads, got, tc.want)
+		if got := Factory.Wait(drivers.Config{Values: v, DryRun: tc.dry, Threads: tc.threads}); got != tc.want {
+			t.Errorf("%v dry=%v threads=%d: Wait %v, want %v", tc.set, tc.dry, tc.threads, got, tc.want)
 		}
 	}
 }

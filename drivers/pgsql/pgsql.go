@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -43,21 +42,24 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Extension: true, Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Extension: true, Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Extension: true, Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
-		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on with --rate or with no more threads than CPUs, below 64 threads, off otherwise", Kind: options.Bool, NoDefault: true},
+		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on below 64 threads, off from 64", Kind: options.Bool, NoDefault: true},
 	},
-	Open:       Open,
-	BlockingIO: func(cfg drivers.Config) bool { return !cfg.DryRun && blockingIO(cfg) },
+	Open: Open,
+	Wait: func(cfg drivers.Config) drivers.Wait { return drivers.WaitOf(cfg.DryRun, blockingIO(cfg)) },
 }
 
-// blockingIO reads --pgsql-blocking-io. Not given, it is on for runs paced
-// by --rate, and for runs with no more workers than the CPUs the client may
-// use (clientCPUs). Below saturation a blocking read wakes its own thread
-// with the reply, where the netpoller hands every reply from thread to
-// thread: at 2000 events/s p95 and p99 about 30% lower, client CPU per
+// blockingIO reads --pgsql-blocking-io. Not given, it is on below
+// drivers.ManyThreads threads, as for MySQL. A blocking read wakes its own
+// thread with the reply, where the netpoller hands every reply from thread
+// to thread: at 2000 events/s p95 and p99 about 30% lower, client CPU per
 // event 40% less; with 2 workers on 2 CPUs, 15-40% more point selects per
-// second at ~25% less client CPU per query. With more workers than CPUs
-// the netpoller wins short queries, so it stays the default there, and
-// from drivers.ManyThreads on it is the default in any case.
+// second at ~25% less client CPU per query; with 8 workers on 2 CPUs
+// (4 tables of 100k rows) 47-55k point selects per second at 12-14 µs of
+// client CPU per query, p99 0.44-0.55 ms, where the netpoller gave 39-48k
+// at 13-16 µs and p99 0.75-0.94 ms (sysbench 27-36k at 19-26 µs, p99
+// 0.57-0.83). The netpoller's more point selects once seemed a win: they
+// came from workers that never parked running ahead of those that did,
+// whose replies waited to be noticed (engine.Loop.More).
 func blockingIO(cfg drivers.Config) bool {
 	v := cfg.Values
 	if v == nil {
@@ -66,15 +68,8 @@ func blockingIO(cfg drivers.Config) bool {
 	if v.IsSet("pgsql-blocking-io") {
 		return v.Bool("pgsql-blocking-io")
 	}
-	if cfg.Threads >= drivers.ManyThreads {
-		return false
-	}
-	return cfg.Paced || cfg.Threads > 0 && cfg.Threads <= clientCPUs
+	return cfg.Threads < drivers.ManyThreads
 }
-
-// clientCPUs is the number of CPUs Go may use (GOMAXPROCS), as at start:
-// the engine raises GOMAXPROCS for blocking workers later.
-var clientCPUs = runtime.GOMAXPROCS(0)
 
 // defaultIgnorable are the SQLSTATEs sysbench 1.0.20 rolls back and ignores:
 // deadlock_detected, serialization_failure and unique_violation.

@@ -56,38 +56,35 @@ func wantKind(t *testing.T, err error, kind drivers.ErrorKind, state string) *dr
 }
 
 // The engine gives workers a processor each only for blocking connections:
-// by default under --rate, and when every worker can have a CPU.
+// by default below drivers.ManyThreads threads, not in a dry run.
 func TestBlockingIOHint(t *testing.T) {
+	const (
+		none     = drivers.WaitNone
+		blocking = drivers.WaitBlocking
+		polled   = drivers.WaitPolled
+	)
 	for _, tc := range []struct {
 		set     []string
 		dry     bool
-		paced   bool
 		threads int
-		want    bool
+		want    drivers.Wait
 	}{
-		{nil, false, false, 0, false},
-		{nil, false, true, 0, true}, // --rate
-		{nil, true, true, 0, false},
-		{nil, false, false, 1, true},
-		{nil, false, false, clientCPUs, true},
-		{nil, false, false, clientCPUs + 1, false},
-		{nil, false, true, clientCPUs + 1, true},
-		{nil, false, true, drivers.ManyThreads, false}, // many threads: the netpoller
-		{nil, false, false, drivers.ManyThreads, false},
-		{[]string{"pgsql-blocking-io", "on"}, false, false, 1000, true},
-		{nil, true, false, 1, false},
-		{[]string{"pgsql-blocking-io", "on"}, false, false, clientCPUs + 1, true},
-		{[]string{"pgsql-blocking-io", "off"}, false, true, 1, false},
-		{[]string{"pgsql-blocking-io", "on"}, true, false, 1, false},
+		{nil, false, 1, blocking},
+		{nil, false, 8, blocking},
+		{nil, false, drivers.ManyThreads - 1, blocking},
+		{nil, false, drivers.ManyThreads, polled}, // many threads: the netpoller
+		{nil, false, 1000, polled},
+		{[]string{"pgsql-blocking-io", "on"}, false, 1000, blocking},
+		{[]string{"pgsql-blocking-io", "off"}, false, 1, polled},
+		{nil, true, 1, none},
+		{nil, true, 1000, none},
+		{[]string{"pgsql-blocking-io", "on"}, true, 1, none},
 	} {
 		v := testenv.Values(nil, tc.set...)
-		cfg := drivers.Config{Values: v, DryRun: tc.dry, Paced: tc.paced, Threads: tc.threads}
-		if got := Factory.BlockingIO(cfg); got != tc.want {
-			t.Errorf("%v dry=%v paced=%v threads=%d: BlockingIO %v, want %v", tc.set, tc.dry, tc.paced, tc.threads, got, tc.want)
+		cfg := drivers.Config{Values: v, DryRun: tc.dry, Threads: tc.threads}
+		if got := Factory.Wait(cfg); got != tc.want {
+			t.Errorf("%v dry=%v threads=%d: Wait %v, want %v", tc.set, tc.dry, tc.threads, got, tc.want)
 		}
-	}
-	if clientCPUs < 1 {
-		t.Errorf("clientCPUs = %d", clientCPUs)
 	}
 }
 
