@@ -56,7 +56,7 @@ var Factory = drivers.Factory{
 // second at ~25% less client CPU per query; with 8 workers on 2 CPUs
 // (4 tables of 100k rows) 47-55k point selects per second at 12-14 µs of
 // client CPU per query, p99 0.44-0.55 ms, where the netpoller gave 39-48k
-// at 13-16 µs and p99 0.75-0.94 ms (sysbench 27-36k at 19-26 µs, p99
+// at 13-16 µs and p99 0.76-0.94 ms (sysbench 27-36k at 19-26 µs, p99
 // 0.57-0.83). The netpoller's more point selects once seemed a win: they
 // came from workers that never parked running ahead of those that did,
 // whose replies waited to be noticed (engine.Loop.More).
