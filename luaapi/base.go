@@ -18,7 +18,7 @@ import (
 func registerBase(L *lua.LState) {
 	g := L.Get(lua.GlobalsIndex).(*lua.LTable)
 	tostring := L.NewFunction(baseToString)
-	gc := &gcState{pause: 200, stepmul: 200, running: true, base: heapBytes()}
+	gc := newGCState()
 	for name, fn := range map[string]lua.LValue{
 		"assert":         L.NewFunction(baseAssert),
 		"collectgarbage": L.NewFunction(gc.collectgarbage),
@@ -428,13 +428,24 @@ func baseSetMetatable(L *lua.LState) int {
 // one for the whole process and all states: "stop" and the tuning options
 // are remembered and answered as LuaJIT answers, but do not steer it.
 // What a state uses is estimated as the growth of the Go heap since the
-// state was made, which a collection brings back down as LuaJIT's count
-// comes down.
+// state was made, plus stateFloor, which a collection brings back down as
+// LuaJIT's count comes down. When a collection takes the heap below where
+// it was (other states' garbage, the program's own), the base comes down
+// with it: the count stays positive, as LuaJIT's always is.
 type gcState struct {
 	pause, stepmul int32
 	running        bool
-	base           uint64 // the heap when the state was made
+	base           uint64 // the heap when the state was made, less stateFloor
 	work           int64  // KiB of steps since the last collection
+}
+
+// stateFloor is the least a state is counted: about a fresh LuaJIT
+// state's (35 KiB with its libraries).
+const stateFloor = 32 << 10
+
+// newGCState is a state's collectgarbage settings, with LuaJIT's defaults.
+func newGCState() *gcState {
+	return &gcState{pause: 200, stepmul: 200, running: true, base: floorBase(heapBytes())}
 }
 
 // minCycle is the fewest KiB of steps that finish a cycle, so that small
@@ -443,11 +454,15 @@ const minCycle = 64
 
 // countKiB is the state's memory estimate in KiB.
 func (g *gcState) countKiB() float64 {
-	if h := heapBytes(); h > g.base {
-		return float64(h-g.base) / 1024
+	h := heapBytes()
+	if h < g.base+stateFloor {
+		g.base = floorBase(h)
 	}
-	return 0
+	return float64(h-g.base) / 1024
 }
+
+// floorBase is the base that counts a heap of h bytes as stateFloor.
+func floorBase(h uint64) uint64 { return h - min(h, stateFloor) }
 
 // collectgarbage([opt [, data]]) as LuaJIT: "count" is the estimate in
 // KiB (a number), "collect" runs a full collection, "step" adds data KiB

@@ -1,6 +1,9 @@
 package luaapi
 
-import "testing"
+import (
+	goruntime "runtime"
+	"testing"
+)
 
 // TestBaseLibrary checks the base functions against values recorded with
 // luajit 2.1 (see luajit_test.go): numbers as text, tonumber, numeric
@@ -145,4 +148,33 @@ func TestCollectgarbageStep(t *testing.T) {
 			return collectgarbage("count") < before, gcinfo() <= collectgarbage("count")
 		end)()`, "true, true"},
 	})
+}
+
+// collectgarbage("count") stays positive when a collection takes the
+// process's heap below where it was when the state was made (garbage of
+// other states or of the program), as LuaJIT's count always is; it still
+// follows the heap up from there.
+func TestCountAfterTheHeapShrinks(t *testing.T) {
+	ballast := make([][]byte, 64)
+	for i := range ballast {
+		ballast[i] = make([]byte, 64<<10)
+	}
+	g := newGCState()
+	ballast = nil
+	goruntime.GC()
+	if h := heapBytes(); h >= g.base+stateFloor {
+		t.Skipf("the heap did not shrink below the state's base (%d >= %d)", h, g.base+stateFloor)
+	}
+	if c := g.countKiB(); c <= 0 {
+		t.Fatalf("count after the heap shrank: %v KiB, want > 0", c)
+	}
+	before := g.countKiB()
+	keep := make([][]byte, 16)
+	for i := range keep {
+		keep[i] = make([]byte, 64<<10)
+	}
+	if after := g.countKiB(); after < before+512 {
+		t.Errorf("count %v KiB after 1 MiB more (%v before), want it to follow the heap", after, before)
+	}
+	goruntime.KeepAlive(keep)
 }
