@@ -166,3 +166,32 @@ func TestScriptHeadroomAroundRun(t *testing.T) {
 		t.Errorf("GC percent %d after stop, want 100", got)
 	}
 }
+
+// During a run the memory limit sits just above the heap goal and the
+// runtime's other memory, so the scavenger keeps the heap at its goal
+// without the limit triggering collections; the limit from before the
+// run is restored after it.
+func TestRunMemoryLimit(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set in the environment, which the engine leaves alone")
+	}
+	before := debug.SetMemoryLimit(-1)
+	var limit, goal atomic.Int64
+	p := &hookTest{onEvent: func() {
+		limit.Store(debug.SetMemoryLimit(-1))
+		goal.Store(int64(runtimeUint64("/gc/heap/goal:bytes")))
+	}}
+	if err := runToEnd(context.Background(), p, Config{Threads: 2, Events: 100, ForcedShutdown: -1}, logging.Discard()); err != nil {
+		t.Fatal(err)
+	}
+	l, g := limit.Load(), goal.Load()
+	if l == before || l <= g {
+		t.Errorf("memory limit %d during the run (heap goal %d, %d before): want one above the goal", l, g, before)
+	}
+	if l > g+g/2+64<<20 {
+		t.Errorf("memory limit %d during the run is far above the heap goal %d: the scavenger would not act", l, g)
+	}
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("memory limit %d after the run, want %d", got, before)
+	}
+}
