@@ -53,6 +53,10 @@ mysql_opts="--mysql-host=127.0.0.1 --mysql-port=$SBTEST_MYSQL_PORT --mysql-user=
 export PGSSLMODE=disable
 pgsql_opts="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$SBTEST_PGSQL_PORT --pgsql-user=sbtest --pgsql-password=sbtest --pgsql-db=sbtest"
 
+# tps [FILE]: the transactions per second of a run's report (the first
+# "transactions:" line: --server-stats prints the server's own further on).
+tps() { awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}' "$@"; }
+
 # measure TOOL DB WORKLOAD [THREADS] -> prints "tps p95 cpu_ms_per_1000q"
 measure() {
 	local tool=$1 db=$2 wl=$3 th=${4:-$threads} opts extra=""
@@ -63,7 +67,7 @@ measure() {
 	/usr/bin/time -f "%U %S" -o "$out.time" "$tool" "$wl" $opts $extra --tables="$ntables" --table-size="$size" \
 		--threads="$th" --time="$secs" run >"$out" 2>&1 || true
 	local tps p95 q cpu
-	tps=$(awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}' "$out")
+	tps=$(tps "$out")
 	p95=$(awk '/95th percentile:/ {print $3}' "$out")
 	q=$(awk '/    queries:/ {print $2}' "$out")
 	cpu=$(awk -v q="$q" '{ if (q > 0) printf "%.2f", ($1+$2)*1000*1000/q; else print "nan" }' "$out.time")
@@ -186,7 +190,7 @@ fi
 # workloads.
 dry() { # TOOL WORKLOAD THREADS -> events/s
 	"$1" "$2" --mysql-dry-run --threads="$3" --time="$secs" run 2>/dev/null |
-		awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}'
+		tps
 }
 if section dry; then
 echo
@@ -316,7 +320,7 @@ withres() { # with|without WHAT -> events/s (dry run) or tps (mysql)
 	if [ "$1" = with ]; then files="--results=$resdir/r.json --intervals-csv=$resdir/r.csv"; fi
 	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run --threads=1"; else args="oltp_read_write $mysql_opts --tables=1 --table-size=$size --threads=$threads"; fi
 	"$bin" $args --time="$secs" --report-interval=1 $files run 2>/dev/null |
-		awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}'
+		tps
 }
 echo
 printf "%-28s %12s %12s %7s %11s\n" "--results cost" with without ratio pairs
@@ -344,7 +348,7 @@ stmtrun() { # with|without|options -> events/s
 	options) extra="--max-tries=1000 --failures-detailed --threshold=tps>0" ;;
 	esac
 	"$bin" oltp_read_write --mysql-dry-run --threads=1 --time="$secs" $extra run 2>/dev/null |
-		awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}'
+		tps
 }
 echo
 printf "%-28s %12s %12s %7s %11s\n" "dry run oltp_read_write" with without ratio pairs
@@ -384,7 +388,7 @@ srvrun() { # with|without DB -> tps
 	if [ "$2" = mysql ]; then opts=$mysql_opts; else opts="$pgsql_opts --pgsql-sslmode=disable"; fi
 	if [ "$1" = with ]; then extra="--server-stats"; fi
 	"$bin" oltp_point_select $opts --tables=1 --table-size="$size" --threads="$threads" --time="$secs" $extra run 2>/dev/null |
-		awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}'
+		tps
 }
 point_select_cost "--server-stats cost" srvrun server_stats_cost_oltp_point_select
 fi
@@ -407,7 +411,7 @@ metrun() { # with|without DB -> tps
 		sleep 1
 	done
 	wait "$pid" || true
-	awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}' "$out"
+	tps "$out"
 	rm -f "$out"
 }
 point_select_cost "--metrics-addr cost" metrun metrics_addr_cost_oltp_point_select
@@ -715,7 +719,7 @@ gcrun() { # with|without dry|pgsql -> "events/s peak_rss_MiB"
 	if [ "$2" = dry ]; then args="oltp_read_write --mysql-dry-run"; else args="oltp_read_write $pgsql_opts --pgsql-sslmode=disable --tables=4 --table-size=$size"; fi
 	t=$(mktemp)
 	out=$(env $env /usr/bin/time -f "%M" -o "$t" "$bin" $args --threads=64 --time="$secs" run 2>/dev/null |
-		awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}')
+		tps)
 	echo "$out $(awk '{printf "%.1f", $1/1024}' "$t")"
 	rm -f "$t"
 }
@@ -750,7 +754,7 @@ many() { # TOOL DB THREADS -> "tps p95 p99"
 	if [ "$1" = "$bin" ] && [ "$2" = pgsql ]; then extra="--pgsql-sslmode=disable"; fi
 	out=$(mktemp)
 	"$1" oltp_point_select $opts $extra --tables=1 --table-size="$size" --threads="$3" --time="$secs" --histogram=on run >"$out" 2>/dev/null || true
-	echo "$(awk '$1 == "transactions:" && !n++ {gsub(/\(/,"",$3); print $3}' "$out") $(awk '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
+	echo "$(tps "$out") $(awk '/distribution/ {h = 1; next} h && /\|/ {v[++n] = $1; c[n] = $NF; t += $NF; next} h && n {h = 0}
 		END {for (i = 1; i <= n; i++) {s += c[i]; if (!a && s >= t * 0.95) a = v[i]; if (!b && s >= t * 0.99) b = v[i]}
 			if (n) print a, b; else print "nan nan"}' "$out")"
 	rm -f "$out"
