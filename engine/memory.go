@@ -105,12 +105,28 @@ func liveHeap() uint64 { return runtimeUint64("/gc/heap/live:bytes") }
 // runtimeUint64 reads one of runtime/metrics' counters, 0 where the
 // runtime does not have it.
 func runtimeUint64(name string) uint64 {
-	s := []rtmetrics.Sample{{Name: name}}
-	rtmetrics.Read(s)
-	if s[0].Value.Kind() == rtmetrics.KindUint64 {
-		return s[0].Value.Uint64()
+	var v [1]uint64
+	if !readRuntime([]string{name}, v[:]) {
+		return 0
 	}
-	return 0
+	return v[0]
+}
+
+// readRuntime reads runtime/metrics' counters names into v at one moment;
+// false when the runtime lacks one of them.
+func readRuntime(names []string, v []uint64) bool {
+	s := make([]rtmetrics.Sample, len(names))
+	for i, n := range names {
+		s[i].Name = n
+	}
+	rtmetrics.Read(s)
+	for i := range s {
+		if s[i].Value.Kind() != rtmetrics.KindUint64 {
+			return false
+		}
+		v[i] = s[i].Value.Uint64()
+	}
+	return true
 }
 
 // running sets the run's heap goal from the live heap once the workers
@@ -192,26 +208,25 @@ func (p *gcPolicy) keepRetained() {
 // nonHeapBytes is the memory the runtime holds outside the heap: stacks,
 // its own structures, profiling buckets.
 func nonHeapBytes() uint64 {
-	s := []rtmetrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-	}
-	rtmetrics.Read(s)
 	var v [5]uint64
-	for i := range s {
-		if s[i].Value.Kind() != rtmetrics.KindUint64 {
-			return 0
-		}
-		v[i] = s[i].Value.Uint64()
+	if !readRuntime(memoryClasses, v[:]) {
+		return 0
 	}
 	heap := v[1] + v[2] + v[3] + v[4]
 	if v[0] < heap {
 		return 0
 	}
 	return v[0] - heap
+}
+
+// memoryClasses are what nonHeapBytes reads: all the runtime's memory,
+// then the heap's classes.
+var memoryClasses = []string{
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/objects:bytes",
+	"/memory/classes/heap/unused:bytes",
+	"/memory/classes/heap/free:bytes",
 }
 
 // restore stops the watcher and puts back the setting from before the run.
