@@ -217,7 +217,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	// during the first events and puts milliseconds on their latency
 	// (p99 of a 6 s --rate run's first second up to 2.6 ms against 0.8
 	// after it). It also gives the run's GC setting the exact live heap.
-	runtime.GC()
+	gc.collectStartUp()
 	gc.running()
 	if err := r.waitForStart(); err != nil {
 		r.abandonWorkers()

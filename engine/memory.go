@@ -42,9 +42,15 @@ const (
 // 19 to 22 MiB as statements and Lua tables warm up), and a goal that
 // followed it would raise RSS after the first minute, where a soak
 // expects it flat. A watcher re-sets GOGC every second to keep that goal
-// as the live heap moves, and raises the goal only when the live heap
-// leaves less than goalFloorPercent of it + goalFloorSlack of headroom, so
-// that a heap that keeps growing is never collected over and over.
+// as the live heap moves, and lifts the goal while the live heap leaves
+// less than goalFloorPercent of it + goalFloorSlack of headroom, so that
+// a heap that keeps growing is never collected over and over. The lift
+// follows the live heap down again: the live heap a collection finds
+// includes what the workers hold at that moment (a 64-thread soak's
+// moves by some 3 MiB from one collection to the next), and a goal that
+// only ever rose would climb to the highest of them over a long run (that
+// soak's: 29.7 MiB at the start, 33.6 after three minutes) and take RSS
+// with it.
 //
 // A run that makes garbage fast (a dry run at 64 threads: 20 MB/s and
 // more over 17 MiB live) would be collected several times a second with
@@ -68,7 +74,7 @@ type gcPolicy struct {
 	prevLimit int64 // memory limit before the run
 	limit     int64 // the memory limit set for the run's goal
 
-	goal uint64 // the run's heap goal in bytes, from running on
+	base uint64 // the run's heap goal in bytes as set when it starts
 	pct  int    // the GC percent set for it
 	stop chan struct{}
 	done chan struct{}
@@ -129,6 +135,20 @@ func readRuntime(names []string, v []uint64) bool {
 	return true
 }
 
+// collectStartUp collects the garbage of the workers' start-up. With the
+// run's policy it also returns the freed pages to the system: the run's
+// memory limit (keepRetained) counts the free pages the heap keeps, and
+// the start-up's would put the process over it, where the runtime lowers
+// the heap goal to make up the difference and collects early until its
+// scavenger has caught up.
+func (p *gcPolicy) collectStartUp() {
+	if p.active {
+		debug.FreeOSMemory()
+		return
+	}
+	runtime.GC()
+}
+
 // running sets the run's heap goal from the live heap once the workers
 // are ready, and starts the watcher that keeps it.
 func (p *gcPolicy) running() {
@@ -137,7 +157,7 @@ func (p *gcPolicy) running() {
 	}
 	live := liveHeap()
 	pct := runGCPercent(live, p.prev)
-	p.goal = live + live*uint64(pct)/100
+	p.base = live + live*uint64(pct)/100
 	p.pct = pct
 	debug.SetGCPercent(pct)
 	if live == 0 {
@@ -166,8 +186,7 @@ func (p *gcPolicy) keepGoal() {
 			gap = uint64(float64(a-allocs) * float64(minCollectionGap) / float64(dt))
 		}
 		allocs, last = a, now
-		var pct int
-		p.goal, pct = keptGCPercent(liveHeap(), p.goal, gap, p.prev)
+		_, pct := keptGCPercent(liveHeap(), p.base, gap, p.prev)
 		if pct != p.pct {
 			p.pct = pct
 			debug.SetGCPercent(pct)
@@ -184,18 +203,31 @@ func (p *gcPolicy) keepGoal() {
 // 5.6 to 1.9 MB over five minutes: RSS +3.4 MB after the first minute,
 // with the live heap and the goal flat. A memory limit just above the
 // goal and the rest of the runtime's memory makes the scavenger keep the
-// heap at its goal instead (it works towards 95% of the limit), and stays
-// above what the goal lets the heap grow to, so it triggers no
-// collection of its own. Re-set with the goal every goalEvery.
+// heap at its goal instead (it works towards 95% of the limit). The
+// limit must not bind: the runtime derives a heap goal of its own from
+// it (the limit less everything but the heap's objects, less 3%) and
+// collects at the lower of the two, so the limit is set for the GC
+// percent's goal as computed here (retainLimit), never from the
+// runtime's reported goal, which already carries the limit: a limit
+// derived from that one ratchets down with the fragmentation inside the
+// heap's spans until the heap is collected at its live size (a soak was
+// collected 20 times a second from its 70th second on). Re-set every
+// goalEvery.
 const retainedSlack = 2 << 20
 
-// keepRetained sets the memory limit for the heap goal now.
+// keepRetained sets the memory limit for the run's GC percent now.
 func (p *gcPolicy) keepRetained() {
-	goal := runtimeUint64("/gc/heap/goal:bytes")
-	if goal == 0 {
+	var v [7]uint64
+	if !readRuntime(goalInputs, v[:]) {
 		return
 	}
-	limit := int64((goal+nonHeapBytes())*100/95) + retainedSlack
+	total, released, free, objects := v[0], v[1], v[2], v[3]
+	live, stacks, globals := v[4], v[5], v[6]
+	if live == 0 || total < released+free+objects {
+		return
+	}
+	goal := percentGoal(live, stacks, globals, p.pct)
+	limit := retainLimit(goal, total-released-free-objects)
 	if p.prevLimit < limit {
 		return // a lower limit was already set: leave it
 	}
@@ -205,28 +237,33 @@ func (p *gcPolicy) keepRetained() {
 	}
 }
 
-// nonHeapBytes is the memory the runtime holds outside the heap: stacks,
-// its own structures, profiling buckets.
-func nonHeapBytes() uint64 {
-	var v [5]uint64
-	if !readRuntime(memoryClasses, v[:]) {
-		return 0
-	}
-	heap := v[1] + v[2] + v[3] + v[4]
-	if v[0] < heap {
-		return 0
-	}
-	return v[0] - heap
-}
-
-// memoryClasses are what nonHeapBytes reads: all the runtime's memory,
-// then the heap's classes.
-var memoryClasses = []string{
+// goalInputs are what keepRetained reads at one moment: the runtime's
+// memory, the parts of it the memory limit does not count as other
+// memory (released and free heap pages, the heap's objects), then what
+// the GC percent's goal is computed from.
+var goalInputs = []string{
 	"/memory/classes/total:bytes",
 	"/memory/classes/heap/released:bytes",
-	"/memory/classes/heap/objects:bytes",
-	"/memory/classes/heap/unused:bytes",
 	"/memory/classes/heap/free:bytes",
+	"/memory/classes/heap/objects:bytes",
+	"/gc/heap/live:bytes",
+	"/gc/scan/stack:bytes",
+	"/gc/scan/globals:bytes",
+}
+
+// percentGoal is the heap goal the runtime takes from a GC percent: the
+// live heap plus pct percent of it, of the stacks and of the globals.
+func percentGoal(live, stacks, globals uint64, pct int) uint64 {
+	return live + (live+stacks+globals)*uint64(pct)/100
+}
+
+// retainLimit is the memory limit for a heap goal with other bytes of the
+// runtime's memory beside the heap's objects: the scavenger keeps the
+// memory under 95% of it, which is about the goal and the other memory,
+// and the runtime's own goal for it (the limit less the other memory, less
+// 3%) stays over goal by 2% and retainedSlack.
+func retainLimit(goal, other uint64) int64 {
+	return int64((goal+other)*100/95) + retainedSlack
 }
 
 // restore stops the watcher and puts back the setting from before the run.
@@ -260,8 +297,9 @@ func runGCPercent(live uint64, prev int) int {
 // keptGCPercent is the goal and the GC percent that keeps the heap goal
 // goal for a live heap of live bytes: the goal is raised to the floor
 // (goalFloorPercent + goalFloorSlack of headroom, and at least gap bytes:
-// minCollectionGap of allocation) when live has grown into it, and the
-// percent is never more than prev.
+// minCollectionGap of allocation) while live has grown into it, and the
+// percent is never more than prev. The caller passes the run's base goal
+// each time, so that the goal comes back down with the live heap.
 func keptGCPercent(live, goal, gap uint64, prev int) (newGoal uint64, pct int) {
 	if live == 0 {
 		return goal, prev

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
@@ -194,4 +195,67 @@ func TestRunMemoryLimit(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("memory limit %d after the run, want %d", got, before)
 	}
+}
+
+// The run's memory limit never lowers the heap goal below the GC
+// percent's, whatever the heap's spans hold unused: a limit derived from
+// the runtime's reported goal (which the limit itself lowers) ratcheted
+// down over a soak until the heap was collected at its live size, 20
+// times a second. Here a fragmented heap (a quarter of its small objects
+// kept) is churned while the limit is re-set as the run's watcher does.
+func TestRunMemoryLimitDoesNotBind(t *testing.T) {
+	if gcFromEnv() {
+		t.Skip("GOGC or GOMEMLIMIT is set in the environment, which the engine leaves alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	const n = 1 << 18
+	all := make([]*[48]byte, n)
+	for i := range all {
+		all[i] = new([48]byte)
+	}
+	kept := make([]*[48]byte, 0, n/4)
+	for i := 0; i < n; i += 4 {
+		kept = append(kept, all[i])
+	}
+	all = nil
+	big := make([][]byte, 16) // live data beside the fragments
+	for i := range big {
+		big[i] = make([]byte, 1<<20)
+	}
+	p := startGCPolicy()
+	defer p.restore()
+	if !p.active {
+		t.Fatal("the run's GC policy did not take the collector")
+	}
+	p.collectStartUp()
+	p.pct = runGCPercent(liveHeap(), p.prev)
+	debug.SetGCPercent(p.pct)
+	var sink []byte
+	for i := 0; i < 200; i++ {
+		for j := 0; j < 64; j++ {
+			sink = make([]byte, 4096)
+		}
+		p.keepRetained()
+	}
+	_ = sink
+	// The churn outruns the background scavenger, whose free pages would
+	// put the heap over any limit for a while; a run's 0.2 MB/s does not.
+	debug.FreeOSMemory()
+	p.keepRetained()
+	var v [7]uint64
+	if !readRuntime(goalInputs, v[:]) {
+		t.Skip("the runtime lacks one of the metrics the limit is computed from")
+	}
+	want := percentGoal(v[4], v[5], v[6], p.pct)
+	got := runtimeUint64("/gc/heap/goal:bytes")
+	unused := runtimeUint64("/memory/classes/heap/unused:bytes")
+	if p.limit == 0 {
+		t.Fatalf("no memory limit set (heap goal %d)", got)
+	}
+	if got < want-want/100 {
+		t.Errorf("heap goal %d KiB under the memory limit %d KiB, want the GC percent's %d KiB (%d KiB unused in the heap's spans)",
+			got>>10, p.limit>>10, want>>10, unused>>10)
+	}
+	runtime.KeepAlive(kept)
+	runtime.KeepAlive(big)
 }
