@@ -504,9 +504,18 @@ func (g *gcState) collectgarbage(L *lua.LState) int {
 	return 1
 }
 
+// collect runs a full collection.
+//
+// A collection also takes the base down to the heap it leaves, if that is
+// below the base: what the script allocates next then counts from there,
+// and the next collection brings the count back down, as in LuaJIT
+// (gc.lua of the Lua 5.1 suite: the count after a cycle of steps is below
+// the count before them). Without it the count would sit at stateFloor
+// until the heap had grown back past the old base.
 func (g *gcState) collect() {
 	goruntime.GC()
 	g.work = 0
+	g.countKiB()
 }
 
 // gcinfo is gcinfo(): the estimate in whole KiB.

@@ -178,3 +178,33 @@ func TestCountAfterTheHeapShrinks(t *testing.T) {
 	}
 	goruntime.KeepAlive(keep)
 }
+
+// After the script's own collection took the heap below the state's base,
+// what it allocates next is counted, and a collection that frees it brings
+// the count back down (gc.lua of the Lua 5.1 suite counts on both).
+func TestCountFromTheScriptsCollection(t *testing.T) {
+	ballast := make([][]byte, 64)
+	for i := range ballast {
+		ballast[i] = make([]byte, 64<<10)
+	}
+	g := newGCState()
+	ballast = nil
+	g.collect()
+	if h := heapBytes(); h+(1<<20) >= g.base+stateFloor+(4<<20) {
+		t.Skipf("the heap did not shrink by the ballast (%d, base %d)", h, g.base)
+	}
+	keep := make([][]byte, 4)
+	for i := range keep {
+		keep[i] = make([]byte, 64<<10)
+	}
+	with := g.countKiB()
+	if with < stateFloor/1024+200 {
+		t.Errorf("count %v KiB with 256 KiB allocated after the collection, want at least %v", with, stateFloor/1024+200)
+	}
+	keep = nil
+	g.collect()
+	if after := g.countKiB(); after >= with {
+		t.Errorf("count %v KiB after collecting the 256 KiB, want below %v", after, with)
+	}
+	goruntime.KeepAlive(keep)
+}
