@@ -102,9 +102,6 @@ func startGCPolicy() *gcPolicy {
 	return &gcPolicy{active: true, prev: prev, prevLimit: debug.SetMemoryLimit(-1)}
 }
 
-// allocated is the bytes allocated on the heap since the program began.
-func allocated() uint64 { return runtimeUint64("/gc/heap/allocs:bytes") }
-
 // liveHeap is the live heap as of the last collection.
 func liveHeap() uint64 { return runtimeUint64("/gc/heap/live:bytes") }
 
@@ -168,33 +165,96 @@ func (p *gcPolicy) running() {
 	go p.keepGoal()
 }
 
-// keepGoal re-sets the GC percent every goalEvery for the run's goal.
+// keepGoal re-sets the GC percent every goalEvery for the run's goal,
+// and starts the collections of a run that allocates slowly.
 func (p *gcPolicy) keepGoal() {
 	defer close(p.done)
 	t := time.NewTicker(goalEvery)
 	defer t.Stop()
-	allocs, last := allocated(), time.Now()
+	var now [len(tickInputs)]uint64
+	readRuntime(tickInputs[:], now[:])
+	allocs, cycles, last := now[0], now[1], time.Now()
+	sinceCycle := uint64(0) // allocated since the tick that saw the last collection
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-t.C:
 		}
-		now, a := time.Now(), allocated()
-		var gap uint64 // garbage made in minCollectionGap at the last interval's rate
-		if dt := now.Sub(last); dt > 0 && a > allocs {
-			gap = uint64(float64(a-allocs) * float64(minCollectionGap) / float64(dt))
+		if !readRuntime(tickInputs[:], now[:]) {
+			continue
 		}
-		allocs, last = a, now
-		_, pct := keptGCPercent(liveHeap(), p.base, gap, p.prev)
+		at, a, live := time.Now(), now[0], now[2]
+		var gap, tick uint64 // garbage made in minCollectionGap at the last interval's rate; in this one
+		if a > allocs {
+			tick = a - allocs
+			if dt := at.Sub(last); dt > 0 {
+				gap = uint64(float64(tick) * float64(minCollectionGap) / float64(dt))
+			}
+		}
+		if now[1] != cycles {
+			cycles, sinceCycle = now[1], 0
+		} else {
+			sinceCycle += tick
+		}
+		allocs, last = a, at
+		_, pct := keptGCPercent(live, p.base, gap, p.prev)
 		if pct != p.pct {
 			p.pct = pct
 			debug.SetGCPercent(pct)
 		}
 		p.keepRetained()
+		if collectEarly(live, sinceCycle, percentGoal(live, now[3], now[4], pct), tick) {
+			runtime.GC()
+		}
 	}
 }
 
+// tickInputs are what the watcher reads every goalEvery.
+var tickInputs = [...]string{
+	"/gc/heap/allocs:bytes",
+	"/gc/cycles/total:gc-cycles",
+	"/gc/heap/live:bytes",
+	"/gc/scan/stack:bytes",
+	"/gc/scan/globals:bytes",
+}
+
+// A run that allocates slowly (a soak's 0.2 MB/s) is collected at a
+// heap the runtime's pacer moves over its first minutes: its first cycles
+// start when the heap has used 70% of the headroom between the live heap
+// and the goal, and as it learns how little is allocated while it marks,
+// later ones start ever closer to the goal, at 95%. The heap's peak, and
+// RSS with it, then climbs by a quarter of the headroom after the first
+// minute (a 64-thread soak: from 27 to 29 MB, RSS +2 MB at 190 s, +5%
+// from minute 1 to 10 with everything else flat). So when a goalEvery's
+// allocation is under 1/slowTicks of the headroom, the watcher starts the
+// collection itself once earlyTriggerPercent of it has been allocated:
+// the pacer's measure of the heap also counts the free space of the spans
+// the processors have cached (in that soak some 1.4 MB), and half the
+// headroom in allocations is about where the pacer starts its first
+// cycles. The heap's peak is then the same from the first minute on, at
+// the cost of more collections of a run that makes little garbage (that
+// soak's: one every 16 s instead of 20-30 s, each some 30 ms of CPU). A
+// run that fills the headroom faster than that is left to the pacer.
+const (
+	earlyTriggerPercent = 50
+	slowTicks           = 20
+)
+
+// collectEarly says whether a run whose live heap is live bytes, which has
+// allocated since bytes since its last collection and tick bytes in the
+// last goalEvery, is due a collection for the heap goal goal.
+func collectEarly(live, since, goal, tick uint64) bool {
+	if goal <= live {
+		return false
+	}
+	headroom := goal - live
+	return tick < headroom/slowTicks && since >= headroom*earlyTriggerPercent/100
+}
+
+// keepRetained sets the run's memory limit for its GC percent now; the
+// watcher calls it every goalEvery.
+//
 // The heap goal bounds what the heap uses, not what it keeps: Go's
 // scavenger returns free heap pages to the system only while the heap
 // holds more than 10% over its goal, and the pages a run touches again as
@@ -211,14 +271,10 @@ func (p *gcPolicy) keepGoal() {
 // runtime's reported goal, which already carries the limit: a limit
 // derived from that one ratchets down with the fragmentation inside the
 // heap's spans until the heap is collected at its live size (a soak was
-// collected 20 times a second from its 70th second on). Re-set every
-// goalEvery.
-const retainedSlack = 2 << 20
-
-// keepRetained sets the memory limit for the run's GC percent now.
+// collected 20 times a second from its 70th second on).
 func (p *gcPolicy) keepRetained() {
-	var v [7]uint64
-	if !readRuntime(goalInputs, v[:]) {
+	var v [len(goalInputs)]uint64
+	if !readRuntime(goalInputs[:], v[:]) {
 		return
 	}
 	total, released, free, objects := v[0], v[1], v[2], v[3]
@@ -241,7 +297,7 @@ func (p *gcPolicy) keepRetained() {
 // memory, the parts of it the memory limit does not count as other
 // memory (released and free heap pages, the heap's objects), then what
 // the GC percent's goal is computed from.
-var goalInputs = []string{
+var goalInputs = [...]string{
 	"/memory/classes/total:bytes",
 	"/memory/classes/heap/released:bytes",
 	"/memory/classes/heap/free:bytes",
@@ -259,11 +315,13 @@ func percentGoal(live, stacks, globals uint64, pct int) uint64 {
 
 // retainLimit is the memory limit for a heap goal with other bytes of the
 // runtime's memory beside the heap's objects: the scavenger keeps the
-// memory under 95% of it, which is about the goal and the other memory,
-// and the runtime's own goal for it (the limit less the other memory, less
-// 3%) stays over goal by 2% and retainedSlack.
+// memory under 95% of it, which is the goal and the other memory, and
+// the runtime's own goal for it (the limit less the other memory, less
+// 3%) stays over the goal by 2%. The heap reaches the limit only when it
+// holds 5% more than its goal (a collection that ends late), and then
+// the runtime collects a little earlier.
 func retainLimit(goal, other uint64) int64 {
-	return int64((goal+other)*100/95) + retainedSlack
+	return int64((goal + other) * 100 / 95)
 }
 
 // restore stops the watcher and puts back the setting from before the run.

@@ -242,8 +242,8 @@ func TestRunMemoryLimitDoesNotBind(t *testing.T) {
 	// put the heap over any limit for a while; a run's 0.2 MB/s does not.
 	debug.FreeOSMemory()
 	p.keepRetained()
-	var v [7]uint64
-	if !readRuntime(goalInputs, v[:]) {
+	var v [len(goalInputs)]uint64
+	if !readRuntime(goalInputs[:], v[:]) {
 		t.Skip("the runtime lacks one of the metrics the limit is computed from")
 	}
 	want := percentGoal(v[4], v[5], v[6], p.pct)
@@ -258,4 +258,31 @@ func TestRunMemoryLimitDoesNotBind(t *testing.T) {
 	}
 	runtime.KeepAlive(kept)
 	runtime.KeepAlive(big)
+}
+
+// A run that allocates slowly is collected at half of its headroom from
+// the start; one that fills its headroom within 20 watcher ticks is left
+// to the runtime's pacer.
+func TestCollectEarly(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		live, since, goal, tick uint64
+		want                    bool
+	}{
+		{22 * mib, 4 * mib, 29 * mib, mib / 4, true},         // a soak at half of 7 MiB
+		{22 * mib, 3 * mib, 29 * mib, mib / 4, false},        // not yet
+		{22 * mib, 4 * mib, 29 * mib, mib / 2, false},        // fills the headroom in 14 ticks: the pacer's
+		{17 * mib, 30 * mib, 57 * mib, 40 * mib, false},      // a dry run
+		{22 * mib, 8 * mib, 22 * mib, 0, false},              // no headroom to speak of
+		{2 * mib, 2 * mib, 6 * mib, 100 << 10, true},         // a small heap too
+		{100 * mib, 20 * mib, 150 * mib, 2 * mib, false},     // 40% of 50 MiB
+		{100 * mib, 25 * mib, 150 * mib, 2 * mib, true},      // half of 50 MiB
+		{100 * mib, 25 * mib, 150 * mib, 5 * mib / 2, false}, // exactly 1/20: the pacer's
+	}
+	for _, tt := range tests {
+		if got := collectEarly(tt.live, tt.since, tt.goal, tt.tick); got != tt.want {
+			t.Errorf("collectEarly(live %d KiB, since %d KiB, goal %d KiB, tick %d KiB) = %v, want %v",
+				tt.live>>10, tt.since>>10, tt.goal>>10, tt.tick>>10, got, tt.want)
+		}
+	}
 }
