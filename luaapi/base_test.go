@@ -155,12 +155,7 @@ func TestCollectgarbageStep(t *testing.T) {
 // other states or of the program), as LuaJIT's count always is; it still
 // follows the heap up from there.
 func TestCountAfterTheHeapShrinks(t *testing.T) {
-	ballast := make([][]byte, 64)
-	for i := range ballast {
-		ballast[i] = make([]byte, 64<<10)
-	}
-	g := newGCState()
-	ballast = nil
+	g := stateOverBallast()
 	goruntime.GC()
 	if h := heapBytes(); h >= g.base+stateFloor {
 		t.Skipf("the heap did not shrink below the state's base (%d >= %d)", h, g.base+stateFloor)
@@ -183,12 +178,7 @@ func TestCountAfterTheHeapShrinks(t *testing.T) {
 // what it allocates next is counted, and a collection that frees it brings
 // the count back down (gc.lua of the Lua 5.1 suite counts on both).
 func TestCountFromTheScriptsCollection(t *testing.T) {
-	ballast := make([][]byte, 64)
-	for i := range ballast {
-		ballast[i] = make([]byte, 64<<10)
-	}
-	g := newGCState()
-	ballast = nil
+	g := stateOverBallast()
 	g.collect()
 	if h := heapBytes(); h+(1<<20) >= g.base+stateFloor+(4<<20) {
 		t.Skipf("the heap did not shrink by the ballast (%d, base %d)", h, g.base)
@@ -207,4 +197,17 @@ func TestCountFromTheScriptsCollection(t *testing.T) {
 		t.Errorf("count %v KiB after collecting the 256 KiB, want below %v", after, with)
 	}
 	goruntime.KeepAlive(keep)
+}
+
+// stateOverBallast makes a state while 4 MiB of ballast is live, then
+// drops the ballast: the next collection takes the heap below the state's
+// base.
+func stateOverBallast() *gcState {
+	ballast := make([][]byte, 64)
+	for i := range ballast {
+		ballast[i] = make([]byte, 64<<10)
+	}
+	g := newGCState()
+	goruntime.KeepAlive(ballast)
+	return g
 }
