@@ -142,7 +142,9 @@ func (c *conn) track() {
 // dial opens the socket and remembers it so abort can close it.
 func (c *conn) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
+	dctx, cancel := drivers.DialAttempt(ctx)
+	nc, err := d.DialContext(dctx, network, addr)
+	cancel()
 	if err != nil {
 		return nil, err
 	}

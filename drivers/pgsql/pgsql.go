@@ -258,7 +258,9 @@ func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 	cfg.OnNotice = nil
 	dial := cfg.DialFunc
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		nc, err := dial(ctx, network, addr)
+		dctx, cancel := drivers.DialAttempt(ctx)
+		nc, err := dial(dctx, network, addr)
+		cancel()
 		if err != nil {
 			return nil, err
 		}
