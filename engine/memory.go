@@ -160,7 +160,9 @@ func (p *gcPolicy) running() {
 	if live == 0 {
 		return
 	}
-	p.keepRetained()
+	if h, ok := readHeapState(); ok {
+		p.keepRetained(h)
+	}
 	p.stop, p.done = make(chan struct{}), make(chan struct{})
 	go p.keepGoal()
 }
@@ -171,9 +173,8 @@ func (p *gcPolicy) keepGoal() {
 	defer close(p.done)
 	t := time.NewTicker(goalEvery)
 	defer t.Stop()
-	var now [len(tickInputs)]uint64
-	readRuntime(tickInputs[:], now[:])
-	allocs, cycles, last := now[0], now[1], time.Now()
+	prev, _ := readHeapState()
+	last := time.Now()
 	sinceCycle := uint64(0) // allocated since the tick that saw the last collection
 	for {
 		select {
@@ -181,42 +182,78 @@ func (p *gcPolicy) keepGoal() {
 			return
 		case <-t.C:
 		}
-		if !readRuntime(tickInputs[:], now[:]) {
+		h, ok := readHeapState()
+		if !ok {
 			continue
 		}
-		at, a, live := time.Now(), now[0], now[2]
+		at := time.Now()
 		var gap, tick uint64 // garbage made in minCollectionGap at the last interval's rate; in this one
-		if a > allocs {
-			tick = a - allocs
+		if h.allocs > prev.allocs {
+			tick = h.allocs - prev.allocs
 			if dt := at.Sub(last); dt > 0 {
 				gap = uint64(float64(tick) * float64(minCollectionGap) / float64(dt))
 			}
 		}
-		if now[1] != cycles {
-			cycles, sinceCycle = now[1], 0
+		if h.cycles != prev.cycles {
+			sinceCycle = 0
 		} else {
 			sinceCycle += tick
 		}
-		allocs, last = a, at
-		_, pct := keptGCPercent(live, p.base, gap, p.prev)
+		prev, last = h, at
+		_, pct := keptGCPercent(h.live, p.base, gap, p.prev)
 		if pct != p.pct {
 			p.pct = pct
 			debug.SetGCPercent(pct)
 		}
-		p.keepRetained()
-		if collectEarly(live, sinceCycle, percentGoal(live, now[3], now[4], pct), tick) {
+		p.keepRetained(h)
+		if collectEarly(h.live, sinceCycle, h.goal(pct), tick) {
 			runtime.GC()
 		}
 	}
 }
 
-// tickInputs are what the watcher reads every goalEvery.
-var tickInputs = [...]string{
+// heapState is what the run's watcher reads of the runtime, at one moment.
+type heapState struct {
+	allocs uint64 // bytes allocated since the program began
+	cycles uint64 // collections since the program began
+	// What the GC percent's goal is computed from.
+	live, stacks, globals uint64
+	// The runtime's memory, and the parts of it the memory limit does not
+	// count as other memory: released and free heap pages, the heap's
+	// objects.
+	total, released, free, objects uint64
+}
+
+var heapStateInputs = [...]string{
 	"/gc/heap/allocs:bytes",
 	"/gc/cycles/total:gc-cycles",
 	"/gc/heap/live:bytes",
 	"/gc/scan/stack:bytes",
 	"/gc/scan/globals:bytes",
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/free:bytes",
+	"/memory/classes/heap/objects:bytes",
+}
+
+// readHeapState reads the runtime's state; false when the runtime lacks
+// one of its metrics.
+func readHeapState() (heapState, bool) {
+	var v [len(heapStateInputs)]uint64
+	if !readRuntime(heapStateInputs[:], v[:]) {
+		return heapState{}, false
+	}
+	return heapState{
+		allocs: v[0], cycles: v[1],
+		live: v[2], stacks: v[3], globals: v[4],
+		total: v[5], released: v[6], free: v[7], objects: v[8],
+	}, true
+}
+
+// goal is the heap goal the runtime takes from GC percent pct: the live
+// heap plus pct percent of it, of the stacks and of the globals.
+func (h heapState) goal(pct int) uint64 {
+	return h.live + (h.live+h.stacks+h.globals)*uint64(pct)/100
 }
 
 // A run that allocates slowly (a soak's 0.2 MB/s) is collected at a
@@ -252,8 +289,8 @@ func collectEarly(live, since, goal, tick uint64) bool {
 	return tick < headroom/slowTicks && since >= headroom*earlyTriggerPercent/100
 }
 
-// keepRetained sets the run's memory limit for its GC percent now; the
-// watcher calls it every goalEvery.
+// keepRetained sets the run's memory limit for its GC percent, from the
+// runtime's state h; the watcher calls it every goalEvery.
 //
 // The heap goal bounds what the heap uses, not what it keeps: Go's
 // scavenger returns free heap pages to the system only while the heap
@@ -272,18 +309,11 @@ func collectEarly(live, since, goal, tick uint64) bool {
 // derived from that one ratchets down with the fragmentation inside the
 // heap's spans until the heap is collected at its live size (a soak was
 // collected 20 times a second from its 70th second on).
-func (p *gcPolicy) keepRetained() {
-	var v [len(goalInputs)]uint64
-	if !readRuntime(goalInputs[:], v[:]) {
+func (p *gcPolicy) keepRetained(h heapState) {
+	if h.live == 0 || h.total < h.released+h.free+h.objects {
 		return
 	}
-	total, released, free, objects := v[0], v[1], v[2], v[3]
-	live, stacks, globals := v[4], v[5], v[6]
-	if live == 0 || total < released+free+objects {
-		return
-	}
-	goal := percentGoal(live, stacks, globals, p.pct)
-	limit := retainLimit(goal, total-released-free-objects)
+	limit := retainLimit(h.goal(p.pct), h.total-h.released-h.free-h.objects)
 	if p.prevLimit < limit {
 		return // a lower limit was already set: leave it
 	}
@@ -291,26 +321,6 @@ func (p *gcPolicy) keepRetained() {
 		p.limit = limit
 		debug.SetMemoryLimit(limit)
 	}
-}
-
-// goalInputs are what keepRetained reads at one moment: the runtime's
-// memory, the parts of it the memory limit does not count as other
-// memory (released and free heap pages, the heap's objects), then what
-// the GC percent's goal is computed from.
-var goalInputs = [...]string{
-	"/memory/classes/total:bytes",
-	"/memory/classes/heap/released:bytes",
-	"/memory/classes/heap/free:bytes",
-	"/memory/classes/heap/objects:bytes",
-	"/gc/heap/live:bytes",
-	"/gc/scan/stack:bytes",
-	"/gc/scan/globals:bytes",
-}
-
-// percentGoal is the heap goal the runtime takes from a GC percent: the
-// live heap plus pct percent of it, of the stacks and of the globals.
-func percentGoal(live, stacks, globals uint64, pct int) uint64 {
-	return live + (live+stacks+globals)*uint64(pct)/100
 }
 
 // retainLimit is the memory limit for a heap goal with other bytes of the

@@ -235,18 +235,13 @@ func TestRunMemoryLimitDoesNotBind(t *testing.T) {
 		for j := 0; j < 64; j++ {
 			sink = make([]byte, 4096)
 		}
-		p.keepRetained()
+		keepRetained(t, p)
 	}
 	_ = sink
 	// The churn outruns the background scavenger, whose free pages would
 	// put the heap over any limit for a while; a run's 0.2 MB/s does not.
 	debug.FreeOSMemory()
-	p.keepRetained()
-	var v [len(goalInputs)]uint64
-	if !readRuntime(goalInputs[:], v[:]) {
-		t.Skip("the runtime lacks one of the metrics the limit is computed from")
-	}
-	want := percentGoal(v[4], v[5], v[6], p.pct)
+	want := keepRetained(t, p).goal(p.pct)
 	got := runtimeUint64("/gc/heap/goal:bytes")
 	unused := runtimeUint64("/memory/classes/heap/unused:bytes")
 	if p.limit == 0 {
@@ -258,6 +253,18 @@ func TestRunMemoryLimitDoesNotBind(t *testing.T) {
 	}
 	runtime.KeepAlive(kept)
 	runtime.KeepAlive(big)
+}
+
+// keepRetained re-sets the run's memory limit as the watcher does, and
+// returns the runtime's state it was set from.
+func keepRetained(t *testing.T, p *gcPolicy) heapState {
+	t.Helper()
+	h, ok := readHeapState()
+	if !ok {
+		t.Skip("the runtime lacks one of the metrics the limit is computed from")
+	}
+	p.keepRetained(h)
+	return h
 }
 
 // A run that allocates slowly is collected at half of its headroom from
