@@ -41,6 +41,12 @@ func tableInsertFn(L *lua.LState) int {
 	case 2:
 	case 3:
 		n := int(checkInt(L, 2))
+		if n >= 1 && n < i {
+			// Within the sequence, which lies in the array part (Len
+			// counts only that): one slice move.
+			t.Insert(n, L.Get(3))
+			return 0
+		}
 		for ; i > n; i-- {
 			t.RawSetInt(i, t.RawGetInt(i-1))
 		}
@@ -78,13 +84,10 @@ func tableRemove(L *lua.LState) int {
 	}
 	if t.Metatable == lua.LNil {
 		// No metamethods to honour: the raw path, which a queue
-		// (table.remove(q, 1)) runs at every step.
-		old := t.RawGetInt(pos)
-		for i := pos + 1; i <= n; i++ {
-			t.RawSetInt(i-1, t.RawGetInt(i))
-		}
-		t.RawSetInt(n, lua.LNil)
-		L.Push(old)
+		// (table.remove(q, 1)) runs at every step. 1 <= pos <= #t lies
+		// in the array part (Len counts only that), which Remove moves
+		// down in one copy; the slots after #t there are nil.
+		L.Push(t.Remove(pos))
 		return 1
 	}
 	old := L.GetTable(t, lua.LNumber(pos))

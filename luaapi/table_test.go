@@ -69,6 +69,9 @@ func TestTableLibrary(t *testing.T) {
 		{"(function() local t = {1, 2, 3} return table.remove(t), #t end)()", "3, 2"},
 		{"(function() local q = {1, 2, 3, 4} local s = 0 for i = 5, 8 do q[#q + 1] = i s = s + table.remove(q, 1) end return table.concat(q, \",\"), #q, s, q[5] end)()", "\"5,6,7,8\", 4, 10, nil"},
 		{"(function() local t = {\"a\", \"b\", \"c\", \"d\"} return table.remove(t, 2), table.concat(t), #t, t[4] end)()", "\"b\", \"acd\", 3, nil"},
+		// the array part's moves in one copy: front inserts into a queue, slots nil after #t
+		{"(function() local q = {} for i = 1, 39 do table.insert(q, i) while #q > 5 do table.remove(q, 1) end if i % 3 == 0 then table.insert(q, 1, -i) end end return table.concat(q, \",\"), #q, q[7] end)()", "\"-39,35,36,37,38,39\", 6, nil"},
+		{"(function() local t = {1, 2, 3, 4} t[4] = nil table.insert(t, 2, \"x\") local a = table.concat(t, \",\") .. \"/\" .. #t table.remove(t, 1) return a, table.concat(t, \",\"), #t, t[4] end)()", "\"1,x,2,3/4\", \"x,2,3\", 3, nil"},
 		{"select(\"#\", table.remove({1, 2, 3}, 5)), select(\"#\", table.remove({1, 2, 3}, 0)), select(\"#\", table.remove({}))", "0, 0, 0"},
 		{"table.remove({1}, \"x\")", "error: bad argument #2 to 'remove' (number expected, got string)"},
 		{"table.remove()", "error: bad argument #1 to 'remove' (table expected, got nil)"},
