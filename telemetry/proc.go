@@ -91,10 +91,12 @@ func readLines(path string) []string {
 	return out
 }
 
-// procStat is one process's CPU time (clock ticks) and parent.
+// procStat is one process's parent, thread count and CPU time (clock
+// ticks, the 10 ms units of /proc/PID/stat).
 type procStat struct {
-	ppid  int
-	ticks uint64
+	ppid    int
+	threads int
+	ticks   uint64
 }
 
 func readStat(pid int) (procStat, bool) {
@@ -109,13 +111,33 @@ func readStat(pid int) (procStat, bool) {
 		return procStat{}, false
 	}
 	fs := strings.Fields(s[i+1:])
-	if len(fs) < 13 {
+	if len(fs) < 18 {
 		return procStat{}, false
 	}
 	ppid, _ := strconv.Atoi(fs[1])
 	ut, _ := strconv.ParseUint(fs[11], 10, 64)
 	st, _ := strconv.ParseUint(fs[12], 10, 64)
-	return procStat{ppid: ppid, ticks: ut + st}, true
+	threads, _ := strconv.Atoi(fs[17])
+	return procStat{ppid: ppid, threads: threads, ticks: ut + st}, true
+}
+
+// cpuTime is a process's CPU time in nanoseconds. A single-threaded
+// process (each of PostgreSQL's) is read to the nanosecond from
+// /proc/PID/schedstat: in 10 ms ticks a lightly loaded backend reads
+// zero second after second, and a server that works little would show
+// none at all. A multi-threaded one (mysqld) is read in ticks from its
+// stat, which alone holds the time of threads that have ended.
+func cpuTime(pid int, st procStat) uint64 {
+	if st.threads == 1 {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
+			if f := strings.Fields(string(b)); len(f) > 0 {
+				if ns, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+					return ns
+				}
+			}
+		}
+	}
+	return st.ticks * (1e9 / clockTicks)
 }
 
 // memory is a process's proportional set size in bytes (shared pages
@@ -141,14 +163,15 @@ func memory(pid int) uint64 {
 	return pages * uint64(os.Getpagesize())
 }
 
-// processTree is the server process and its children: pid -> CPU ticks.
+// processTree is the server process and its children: pid -> CPU time
+// (nanoseconds).
 func processTree(root int) map[int]uint64 {
 	out := map[int]uint64{}
 	st, ok := readStat(root)
 	if !ok {
 		return out
 	}
-	out[root] = st.ticks
+	out[root] = cpuTime(root, st)
 	procs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procs {
 		pid, err := strconv.Atoi(filepath.Base(p))
@@ -156,7 +179,7 @@ func processTree(root int) map[int]uint64 {
 			continue
 		}
 		if s, ok := readStat(pid); ok && s.ppid == root {
-			out[pid] = s.ticks
+			out[pid] = cpuTime(pid, s)
 		}
 	}
 	return out

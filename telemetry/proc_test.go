@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -58,6 +59,11 @@ func TestProcessTree(t *testing.T) {
 	}
 	if _, ok := tree[child.Process.Pid]; !ok {
 		t.Errorf("the tree %v lacks the child %d", tree, child.Process.Pid)
+	}
+	// A single-threaded process is read to the nanosecond: the child has
+	// used far less than the 10 ms tick of /proc/PID/stat, and it shows.
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d/schedstat", child.Process.Pid)); err == nil && tree[child.Process.Pid] == 0 {
+		t.Errorf("the child's CPU time reads 0 ns (/proc/%d/schedstat: precise time not used)", child.Process.Pid)
 	}
 	if m := memory(os.Getpid()); m < 1<<20 {
 		t.Errorf("memory of this process: %d bytes", m)

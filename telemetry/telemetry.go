@@ -31,7 +31,8 @@ const (
 	// 300 MiB mysqld), too much for every second.
 	memoryEvery = 5
 	// minCPUSample is the shortest span (seconds) a CPU sample is taken
-	// over: /proc counts CPU time in 10 ms ticks.
+	// over: /proc counts a multi-threaded process's CPU time in 10 ms
+	// ticks.
 	minCPUSample = 0.2
 )
 
@@ -60,7 +61,7 @@ type Sampler struct {
 	sessions, active, waitSamples int
 	cpu                           report.ServerCPU
 	cpuSum                        float64
-	procs                         map[int]uint64 // pid -> CPU ticks at the last process sample
+	procs                         map[int]uint64 // pid -> CPU time (ns) at the last process sample
 	procSamples                   int
 	procAt                        time.Time
 	lastCPU                       *float64
@@ -256,15 +257,15 @@ func (s *Sampler) sampleProcesses(now time.Time, final bool) {
 		return
 	}
 	if s.procs != nil {
-		var ticks uint64
+		var ns uint64
 		for pid, t := range procs {
 			if before, ok := s.procs[pid]; ok && t >= before {
-				ticks += t - before
+				ns += t - before
 			} else if !ok {
-				ticks += t // a backend started since: its whole time is new
+				ns += t // a backend started since: its whole time is new
 			}
 		}
-		pct := float64(ticks) / clockTicks / elapsed * 100
+		pct := float64(ns) / 1e9 / elapsed * 100
 		s.cpu.Samples++
 		s.cpuSum += pct
 		s.cpu.PeakPct = max(s.cpu.PeakPct, pct)
