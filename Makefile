@@ -105,11 +105,13 @@ uninstall:
 			$(DESTDIR)$(BASHCOMPDIR)/sysbench $(DESTDIR)$(ZSHCOMPDIR)/_sysbench; \
 	fi
 
-# Release binaries: static, for each of DIST_TARGETS, in $(DIST)/ with
-# their SHA-256 sums. The same commit gives the same bytes (-trimpath, the
-# commit's time as the date; no build ID of this machine).
+# Release archives, one for each of DIST_TARGETS, in $(DIST)/ with their
+# SHA-256 sums: the static binary, LICENSE, the licenses of the modules
+# built in, README.md, the manual page and the completions. The same commit
+# gives the same bytes (-trimpath, the commit's time as the date and the
+# files' time; no build ID of this machine).
 dist:
-	GO="$(GO)" DIST="$(DIST)" TARGETS="$(DIST_TARGETS)" STAMP="$(STAMP)" VERSION="$(VERSION)" bash scripts/dist.sh
+	GO="$(GO)" DIST="$(DIST)" TARGETS="$(DIST_TARGETS)" STAMP="$(STAMP)" VERSION="$(VERSION)" DATE="$(GIT_DATE)" bash scripts/dist.sh
 
 # The container image (Dockerfile), stamped as the binaries are.
 image:

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"debug/elf"
 	"debug/macho"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -94,10 +97,12 @@ func TestMakeInstall(t *testing.T) {
 	}
 }
 
-// TestMakeDist builds the release binaries: each of the four platforms',
-// static, with its SHA-256 sum; the linux/amd64 one runs and says its
-// stamped version; and a build from a copy of the sources elsewhere gives
-// the same bytes.
+// TestMakeDist builds the release archives: each of the four platforms'
+// holds, in a directory of its own name, the static binary, LICENSE, the
+// modules' licenses, README.md, the manual page and both completions, and
+// has its SHA-256 sum; the linux/amd64 binary runs and says its stamped
+// version; and a build from a copy of the sources elsewhere gives the same
+// bytes, archive and all.
 func TestMakeDist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: cross-compiles four binaries")
@@ -107,6 +112,10 @@ func TestMakeDist(t *testing.T) {
 	stamp := []string{"VERSION=v9.8.7-test", "GIT_COMMIT=" + commit, "GIT_DATE=2026-01-02T03:04:05Z"}
 	command(t, ".", nil, "make", append([]string{"-s", "dist", "DIST=" + dist}, stamp...)...)
 	sums := command(t, dist, nil, "sha256sum", "-c", "SHA256SUMS")
+	license, err := os.ReadFile("LICENSE")
+	if err != nil {
+		t.Fatalf("no LICENSE at the root: %v", err)
+	}
 	for _, target := range []struct {
 		os, arch string
 		check    func(path string) error
@@ -117,14 +126,47 @@ func TestMakeDist(t *testing.T) {
 		{"darwin", "amd64", machoCheck(macho.CpuAmd64)},
 	} {
 		name := fmt.Sprintf("sysbench-go-v9.8.7-test-%s-%s", target.os, target.arch)
-		if !strings.Contains(sums, name+": OK") {
-			t.Errorf("%s: not in SHA256SUMS, or its sum is wrong:\n%s", name, sums)
+		if !strings.Contains(sums, name+".tar.gz: OK") {
+			t.Errorf("%s.tar.gz: not in SHA256SUMS, or its sum is wrong:\n%s", name, sums)
+			continue
 		}
-		if err := target.check(filepath.Join(dist, name)); err != nil {
+		files := untar(t, filepath.Join(dist, name+".tar.gz"), filepath.Join(dist, "x"))
+		want := map[string]time.Time{}
+		for _, f := range []string{"sysbench-go", "LICENSE", "THIRD_PARTY_LICENSES", "README.md", "sysbench-go.1",
+			"completions/sysbench-go.bash", "completions/_sysbench-go"} {
+			want[name+"/"+f] = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		}
+		for f, mtime := range want {
+			if got, ok := files[f]; !ok {
+				t.Errorf("%s.tar.gz has no %s (it has %v)", name, f, files)
+			} else if !got.Equal(mtime) {
+				t.Errorf("%s.tar.gz: %s dated %v, not the commit's %v", name, f, got, mtime)
+			}
+		}
+		dir := filepath.Join(dist, "x", name)
+		if err := target.check(filepath.Join(dir, "sysbench-go")); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "LICENSE")); !bytes.Equal(got, license) {
+			t.Errorf("%s: LICENSE is not the repository's", name)
+		}
+		third, _ := os.ReadFile(filepath.Join(dir, "THIRD_PARTY_LICENSES"))
+		for _, mod := range []string{"github.com/yuin/gopher-lua", "github.com/jackc/pgx/v5", "github.com/go-sql-driver/mysql"} {
+			if !bytes.Contains(third, []byte(mod+" v")) {
+				t.Errorf("%s: THIRD_PARTY_LICENSES does not name %s", name, mod)
+			}
+		}
+		if bytes.Contains(third, []byte("(no license file")) {
+			t.Errorf("%s: a module without a license text:\n%s", name, third)
+		}
+		if man, _ := os.ReadFile(filepath.Join(dir, "sysbench-go.1")); !bytes.HasPrefix(man, []byte(".TH")) && !bytes.Contains(man, []byte("\n.TH")) {
+			t.Errorf("%s: sysbench-go.1 is not a manual page", name)
+		}
+		if bash, _ := os.ReadFile(filepath.Join(dir, "completions", "sysbench-go.bash")); !bytes.Contains(bash, []byte("complete ")) {
+			t.Errorf("%s: the bash completion has no complete command", name)
+		}
 	}
-	linux := filepath.Join(dist, "sysbench-go-v9.8.7-test-linux-amd64")
+	linux := filepath.Join(dist, "x", "sysbench-go-v9.8.7-test-linux-amd64", "sysbench-go")
 	want := "sysbench-go 9.8.7-test (commit " + commit + ", 2026-01-02T03:04:05Z, go"
 	if v := command(t, ".", nil, linux, "--version"); !strings.HasPrefix(v, want) {
 		t.Errorf("--version: %q, want it to begin %q", v, want)
@@ -146,11 +188,46 @@ func TestMakeDist(t *testing.T) {
 	}
 	again := t.TempDir()
 	command(t, copyDir, nil, "make", append([]string{"-s", "dist", "DIST=" + again, "DIST_TARGETS=linux/amd64"}, stamp...)...)
-	a, _ := os.ReadFile(linux)
-	b, _ := os.ReadFile(filepath.Join(again, filepath.Base(linux)))
+	archive := "sysbench-go-v9.8.7-test-linux-amd64.tar.gz"
+	a, _ := os.ReadFile(filepath.Join(dist, archive))
+	b, _ := os.ReadFile(filepath.Join(again, archive))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("a build of the same sources in another directory differs (%d and %d bytes)", len(a), len(b))
 	}
+}
+
+// untar unpacks archive into dir with tar and returns its members' times
+// by name (regular files only).
+func untar(t *testing.T, archive, dir string) map[string]time.Time {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	command(t, ".", nil, "tar", "-xzf", archive, "-C", dir)
+	files := map[string]time.Time{}
+	f, err := os.Open(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", archive, err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			files[h.Name] = h.ModTime.UTC()
+		}
+	}
+	return files
 }
 
 // elfCheck: a static Linux executable for machine m.
