@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/lua"
@@ -165,9 +166,15 @@ type testDecl struct {
 	builtin  bool
 }
 
+// declarationBudget is the time a script's main chunk has to declare its
+// options; one that takes longer is not waited for (TAB stays fast).
+const declarationBudget = 500 * time.Millisecond
+
 // loadTest reads the declarations of the test named on the command line
-// prev without running anything of it but a script's main chunk, its
-// messages kept quiet.
+// prev without running the script: its main chunk runs in luaapi's
+// sandbox, where nothing it calls can touch a file, the network, a
+// process or the clock. A script whose chunk needs more than the sandbox
+// allows reads as one that declares nothing (any option is then its own).
 func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 	for _, b := range p.tests {
 		if b.Name == name {
@@ -189,12 +196,14 @@ func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 	if env == nil {
 		return testDecl{}, errors.New("invalid options")
 	}
-	s, err := luaapi.Load(env, name)
+	d, err := luaapi.ReadDeclarations(env, name, declarationBudget)
+	if errors.Is(err, luaapi.ErrNeedsRun) {
+		return testDecl{}, nil
+	}
 	if err != nil {
 		return testDecl{}, err
 	}
-	defer s.Close()
-	return testDecl{options: s.Options(), declared: s.DeclaresOptions(), commands: s.Commands()}, nil
+	return testDecl{options: d.Options, declared: d.Declared, commands: d.Commands}, nil
 }
 
 // choicesRE finds the choices a description lists: {uniform,gaussian}.
