@@ -303,7 +303,7 @@ func (p *program) completionCommand(args []string) int {
 
 func printCompletionHelp(out io.Writer) {
 	fmt.Fprintf(out, "Usage:\n  sysbench-go completion bash|zsh\n\n")
-	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\n\n")
+	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\nA script's options are read in a sandbox: its code cannot touch a file, the network, a process\nor the clock.\n\n")
 	fmt.Fprintf(out, "  bash: source <(sysbench-go completion bash), or save it as\n        ~/.local/share/bash-completion/completions/sysbench-go\n")
 	fmt.Fprintf(out, "  zsh:  save it as _sysbench-go in a directory of $fpath (make install does both)\n\n")
 }
