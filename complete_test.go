@@ -193,9 +193,42 @@ func testdataPath(t *testing.T, parts ...string) string {
 
 // TestCompletionRunsNothing completes the options of a script whose main
 // chunk writes a file, runs a command, removes a file and connects to a
-// listener the test holds: none of it may happen, and the options the
-// chunk declares after those calls are still offered.
+// listener the test holds, and checks them as deploy kubernetes does:
+// none of it may happen, and the options the chunk declares after those
+// calls are still read.
 func TestCompletionRunsNothing(t *testing.T) {
+	script := testdataPath(t, "testdata", "complete", "side_effects.lua")
+	t.Run("complete", func(t *testing.T) {
+		noSideEffects(t, func(env []string, db ...string) {
+			got := complete(t, env, append(db, script, "--after")...)
+			if !slices.Equal(got, []string{"--after_side_effects="}) {
+				t.Errorf("completion of the script's option: %q", got)
+			}
+		})
+	})
+	t.Run("deploy", func(t *testing.T) {
+		noSideEffects(t, func(env []string, db ...string) {
+			for _, tc := range []struct {
+				opt  string
+				code int
+			}{{"--after_side_effects=2", 0}, {"--not_declared=2", 1}} {
+				args := append(append([]string{"deploy", "kubernetes", "--instances=2"}, db...), script, tc.opt, "run")
+				cmd := exec.Command(testenv.Binary(t), args...)
+				cmd.Env = append(os.Environ(), env...)
+				out, _ := cmd.CombinedOutput()
+				if code := cmd.ProcessState.ExitCode(); code != tc.code {
+					t.Errorf("deploy with %s: exit %d, want %d\n%.300s", tc.opt, code, tc.code, out)
+				}
+			}
+		})
+	})
+}
+
+// noSideEffects runs do with the environment and the database options
+// side_effects.lua needs, then checks that it made, removed or connected
+// to nothing.
+func noSideEffects(t *testing.T, do func(env []string, db ...string)) {
+	t.Helper()
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "keep")
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
@@ -208,7 +241,7 @@ func TestCompletionRunsNothing(t *testing.T) {
 	defer l.Close()
 	// A client connecting waits for the server's greeting: the connection
 	// is counted before it is closed, so before the client can give up
-	// and the completion end.
+	// and the command end.
 	var conns atomic.Int32
 	go func() {
 		for {
@@ -221,22 +254,17 @@ func TestCompletionRunsNothing(t *testing.T) {
 		}
 	}()
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	script := testdataPath(t, "testdata", "complete", "side_effects.lua")
-	got := complete(t, []string{"SIDE_EFFECTS_DIR=" + dir},
-		"--mysql-host=127.0.0.1", "--mysql-port="+port, script, "--after")
-	if !slices.Equal(got, []string{"--after_side_effects="}) {
-		t.Errorf("completion of the script's option: %q", got)
-	}
+	do([]string{"SIDE_EFFECTS_DIR=" + dir}, "--mysql-host=127.0.0.1", "--mysql-port="+port)
 	if n := conns.Load(); n != 0 {
-		t.Errorf("completion connected to the listener %d times", n)
+		t.Errorf("the script's main chunk connected to the listener %d times", n)
 	}
 	for _, f := range []string{"written", "executed"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			t.Errorf("completion let the script's main chunk make %s", f)
+			t.Errorf("the script's main chunk made %s", f)
 		}
 	}
 	if _, err := os.Stat(keep); err != nil {
-		t.Errorf("completion let the script's main chunk remove a file: %v", err)
+		t.Errorf("the script's main chunk removed a file: %v", err)
 	}
 }
 
