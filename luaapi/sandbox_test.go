@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	lua "github.com/yuin/gopher-lua"
+
 	"github.com/sysbench-go/sysbench-go/options"
 )
 
@@ -126,4 +128,46 @@ func writeScript(t *testing.T, src string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestSandboxRefusesUnknown: a Go function the allow list does not name,
+// wherever it is reachable (a global, a userdata type's method), is
+// refused; one it names under any of its names keeps working.
+func TestSandboxRefusesUnknown(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	called := 0
+	count := func(*lua.LState) int { called++; return 0 }
+	L.SetGlobal("new_api", L.NewFunction(count))
+	alias := L.NewFunction(count)
+	L.SetGlobal("alias", alias)
+	L.SetField(L.GetGlobal("string"), "alias", alias) // under an allowed table
+	mt := L.NewTypeMetatable("new_type")
+	L.SetField(mt, "__index", L.NewFunction(count))
+	sb := &sandbox{}
+	sb.refuseUnsafe(L)
+	reg := L.Get(lua.RegistryIndex).(*lua.LTable)
+	for _, tc := range []struct {
+		fn      lua.LValue
+		name    string
+		allowed bool
+	}{
+		{L.GetGlobal("new_api"), "new_api", false},
+		{L.GetField(reg.RawGetString("new_type"), "__index"), "new_type's __index", false},
+		{L.GetGlobal("alias"), "alias", true},
+		{L.GetField(L.GetGlobal("string"), "alias"), "string.alias", true},
+	} {
+		before := called
+		L.Push(tc.fn)
+		err := L.PCall(0, 0, nil)
+		if ran := called > before; ran != tc.allowed || (err == nil) != tc.allowed {
+			t.Errorf("%s: ran %v, error %v; want allowed %v", tc.name, ran, err, tc.allowed)
+		}
+		if err != nil && !strings.Contains(err.Error(), "not available") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	if !sb.refused.Load() {
+		t.Error("the refusals were not recorded")
+	}
 }
