@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,7 +56,7 @@ func ReadDeclarations(env *Env, testname string, budget time.Duration) (Declarat
 	defer cancel()
 	sb := &sandbox{ctx: ctx}
 	env.sandbox = sb
-	env.Out = discard{}
+	env.Out = io.Discard
 	if env.Rand.Seed == 0 {
 		env.Rand.Seed = 1 // not the clock's
 	}
@@ -91,10 +92,6 @@ func ReadDeclarations(env *Env, testname string, budget time.Duration) (Declarat
 		return Declarations{}, ErrNeedsRun
 	}
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // enter makes L, set up with the whole API, a sandbox for script s's main
 // chunk.
