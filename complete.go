@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/lua"
@@ -165,9 +166,15 @@ type testDecl struct {
 	builtin  bool
 }
 
+// declarationBudget is the time a script's main chunk has to declare its
+// options; one that takes longer is not waited for (TAB stays fast).
+const declarationBudget = 500 * time.Millisecond
+
 // loadTest reads the declarations of the test named on the command line
-// prev without running anything of it but a script's main chunk, its
-// messages kept quiet.
+// prev without running the script: its main chunk runs in luaapi's
+// sandbox, where nothing it calls can touch a file, the network, a
+// process or the clock. A script whose chunk needs more than the sandbox
+// allows reads as one that declares nothing (any option is then its own).
 func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 	for _, b := range p.tests {
 		if b.Name == name {
@@ -189,12 +196,14 @@ func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 	if env == nil {
 		return testDecl{}, errors.New("invalid options")
 	}
-	s, err := luaapi.Load(env, name)
+	d, err := luaapi.ReadDeclarations(env, name, declarationBudget)
+	if errors.Is(err, luaapi.ErrNeedsRun) {
+		return testDecl{}, nil
+	}
 	if err != nil {
 		return testDecl{}, err
 	}
-	defer s.Close()
-	return testDecl{options: s.Options(), declared: s.DeclaresOptions(), commands: s.Commands()}, nil
+	return testDecl{options: d.Options, declared: d.Declared, commands: d.Commands}, nil
 }
 
 // choicesRE finds the choices a description lists: {uniform,gaussian}.
@@ -294,7 +303,7 @@ func (p *program) completionCommand(args []string) int {
 
 func printCompletionHelp(out io.Writer) {
 	fmt.Fprintf(out, "Usage:\n  sysbench-go completion bash|zsh\n\n")
-	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\n\n")
+	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\nA script's options are read in a sandbox: its code cannot touch a file, the network, a process\nor the clock.\n\n")
 	fmt.Fprintf(out, "  bash: source <(sysbench-go completion bash), or save it as\n        ~/.local/share/bash-completion/completions/sysbench-go\n")
 	fmt.Fprintf(out, "  zsh:  save it as _sysbench-go in a directory of $fpath (make install does both)\n\n")
 }

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
@@ -151,5 +157,147 @@ c 'sysbench-go --config-file='
 		"FILES \n"
 	if string(got) != want {
 		t.Errorf("zsh completion:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// complete runs `sysbench-go __complete words...` and returns the words
+// offered that start with the last one, as the shell keeps them.
+func complete(t *testing.T, env []string, words ...string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.Binary(t), append([]string{"__complete"}, words...)...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("__complete %q: %v", words, err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if w, _, _ := strings.Cut(l, "\t"); w != "" && strings.HasPrefix(w, words[len(words)-1]) {
+			got = append(got, w)
+		}
+	}
+	return got
+}
+
+func testdataPath(t *testing.T, parts ...string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(parts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCompletionRunsNothing completes the options of a script whose main
+// chunk writes a file, runs a command, removes a file and connects to a
+// listener the test holds, and checks them as deploy kubernetes does:
+// none of it may happen, and the options the chunk declares after those
+// calls are still read.
+func TestCompletionRunsNothing(t *testing.T) {
+	script := testdataPath(t, "testdata", "complete", "side_effects.lua")
+	t.Run("complete", func(t *testing.T) {
+		noSideEffects(t, func(env []string, db ...string) {
+			got := complete(t, env, append(db, script, "--after")...)
+			if !slices.Equal(got, []string{"--after_side_effects="}) {
+				t.Errorf("completion of the script's option: %q", got)
+			}
+		})
+	})
+	t.Run("deploy", func(t *testing.T) {
+		noSideEffects(t, func(env []string, db ...string) {
+			for _, tc := range []struct {
+				opt  string
+				code int
+			}{{"--after_side_effects=2", 0}, {"--not_declared=2", 1}} {
+				args := append(append([]string{"deploy", "kubernetes", "--instances=2"}, db...), script, tc.opt, "run")
+				cmd := exec.Command(testenv.Binary(t), args...)
+				cmd.Env = append(os.Environ(), env...)
+				out, _ := cmd.CombinedOutput()
+				if code := cmd.ProcessState.ExitCode(); code != tc.code {
+					t.Errorf("deploy with %s: exit %d, want %d\n%.300s", tc.opt, code, tc.code, out)
+				}
+			}
+		})
+	})
+}
+
+// noSideEffects runs do with the environment and the database options
+// side_effects.lua needs, then checks that it made, removed or connected
+// to nothing.
+func noSideEffects(t *testing.T, do func(env []string, db ...string)) {
+	t.Helper()
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep")
+	if err := os.WriteFile(keep, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// A client connecting waits for the server's greeting: the connection
+	// is counted before it is closed, so before the client can give up
+	// and the command end.
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	do([]string{"SIDE_EFFECTS_DIR=" + dir}, "--mysql-host=127.0.0.1", "--mysql-port="+port)
+	if n := conns.Load(); n != 0 {
+		t.Errorf("the script's main chunk connected to the listener %d times", n)
+	}
+	for _, f := range []string{"written", "executed"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("the script's main chunk made %s", f)
+		}
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("the script's main chunk removed a file: %v", err)
+	}
+}
+
+// TestCompletionDeclarations completes the options and commands of
+// scripts that declare them in the shapes scripts use, the bundled
+// scripts run from their files (as /usr/share/sysbench's: options from
+// oltp_common.lua by require), and scripts whose main chunk fails or
+// never ends, which get the general options.
+func TestCompletionDeclarations(t *testing.T) {
+	shapes := testdataPath(t, "testdata", "complete", "shapes.lua")
+	lua := testdataPath(t, "lua")
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{shapes, "--l"}, "--literal_option= --loop_a_option --loop_b_option"},
+		{[]string{shapes, "--field"}, "--field_option="},
+		{[]string{shapes, "--mod"}, "--mode= --module_option="},
+		{[]string{shapes, "--mode="}, "--mode=fast --mode=slow"},
+		{[]string{shapes, "s"}, "seed"},
+		{[]string{filepath.Join(lua, "oltp_read_write.lua"), "--table-s"}, "--table-size="},
+		{[]string{filepath.Join(lua, "oltp_point_select.lua"), "--skip-"}, "--skip-trx"},
+		{[]string{filepath.Join(lua, "oltp_read_write.lua"), "p"}, "prepare prewarm"},
+		{[]string{filepath.Join(lua, "tpcb_like.lua"), "--sca"}, "--scale="},
+		{[]string{filepath.Join(lua, "shop_mixed.lua"), "--sc"}, "--scale="},
+		{[]string{filepath.Join(lua, "bulk_insert.lua"), "--thr"}, "--threads= --thread-stack-size= --threshold="},
+		{[]string{testdataPath(t, "testdata", "complete", "fails.lua"), "--ne"}, ""},
+		{[]string{testdataPath(t, "testdata", "complete", "loops.lua"), "--ne"}, ""},
+		{[]string{testdataPath(t, "testdata", "complete", "loops.lua"), "--thr"}, "--threads= --thread-stack-size= --threshold="},
+	} {
+		got := strings.Join(complete(t, nil, tc.words...), " ")
+		if got != tc.want {
+			t.Errorf("%s %s: %q, want %q", filepath.Base(tc.words[0]), tc.words[1], got, tc.want)
+		}
 	}
 }

@@ -77,6 +77,7 @@ type Env struct {
 	versionAsked  bool
 	protos        sync.Map // module name -> *lua.FunctionProto
 	files         sync.Map // path of a Lua file loaded at run time -> *lua.FunctionProto
+	sandbox       *sandbox // set by ReadDeclarations: main chunks run in it
 }
 
 // ScriptError is a Lua load or run failure, already worded as the

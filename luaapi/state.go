@@ -123,7 +123,9 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
-
+	if s.env.sandbox != nil {
+		s.env.sandbox.enter(L, s)
+	}
 	if err := callProtected(L, L.NewFunctionFromProto(s.proto), 0); err != nil {
 		rt.close()
 		L.Close()
