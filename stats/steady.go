@@ -9,9 +9,14 @@ import (
 // truncation point is searched, which damps interval-to-interval noise.
 const BatchSize = 5
 
-// MinBatches is the fewest whole batches SteadyState accepts (50
+// tailBatches is the fewest batches the search always keeps (and a
+// quarter of them when that is more): the statistic of the last few
+// batches is mostly chance.
+const tailBatches = 5
+
+// MinBatches is the fewest whole batches SteadyState accepts (60
 // intervals): with fewer, half the series is too little to search.
-const MinBatches = 10
+const MinBatches = 12
 
 // Steady is where a run's interval throughput settles, found by MSER-5.
 type Steady struct {
@@ -44,11 +49,15 @@ type Steady struct {
 //
 //	MSER(d) = Σ_{j>d} (Z_j − Z̄_d)² / (k − d)²
 //
-// over d from 0 to half the k batches: the variance of the remaining mean,
-// which falls as biased warm-up batches are cut and rises again as good
-// data is thrown away. A minimum at that half-way limit means the
-// statistic was still falling: the series has not settled (the usual
-// diagnostic), and Steady is false.
+// the variance of the remaining mean, which falls as biased warm-up batches
+// are cut and rises again as good data is thrown away. d is searched up to
+// the last quarter of the k batches (at least 5 are kept: the statistic of
+// the last few is mostly chance). A minimum past half the batches is the
+// usual diagnostic of a series that has not settled: Steady is false. A
+// minimum in the first half is then moved back over the batches just
+// before it that lie within 4 standard deviations of the steady batches:
+// over a stationary stretch MSER's minimum wanders, and without this step
+// about one series of pure noise in five is cut more than a batch late.
 func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 	if err := checkSeries(intervals, intervalSeconds); err != nil {
 		return Steady{}, err
@@ -66,15 +75,19 @@ func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 	}
 	mser := msers(z)
 	half := k / 2
-	best := 0
-	for d := 1; d <= half; d++ {
+	cut := 0
+	for d := 1; d <= k-max(tailBatches, k/4); d++ {
 		// A relative margin keeps a flat series at its first minimum
 		// instead of a rounding error's later one.
-		if mser[d] < mser[best]*(1-1e-9) {
-			best = d
+		if mser[d] < mser[cut]*(1-1e-9) {
+			cut = d
 		}
 	}
-	s := Steady{Steady: best < half, Start: best * BatchSize, Batches: k}
+	steady := cut <= half
+	if steady {
+		cut = walkBack(z, cut)
+	}
+	s := Steady{Steady: steady, Start: cut * BatchSize, Batches: k}
 	s.StartSeconds = float64(s.Start) * intervalSeconds
 	s.SteadyMean = mean(intervals[s.Start:])
 	if s.Start > 0 {
@@ -87,9 +100,22 @@ func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 		}
 	}
 	if !s.Steady {
-		s.Reason = "the throughput is still changing through the first half of the run (MSER-5's minimum is at the end of its search): run longer, or look for a trend or a stall"
+		s.Reason = fmt.Sprintf("no steady state in the first half of the run (MSER-5's minimum is at %s, in the second half): the throughput is still changing, or the run is too short to tell", secs(s.StartSeconds))
 	}
 	return s, nil
+}
+
+// walkBack moves the cut back over the batches just before it that are
+// within 4 standard deviations of the steady batches' mean (4, not 3: the
+// cut was chosen where the rest varies least, so their deviation is
+// underestimated).
+func walkBack(z []float64, cut int) int {
+	m, v := meanVar(z[cut:])
+	limit := 4 * math.Sqrt(v)
+	for cut > 0 && math.Abs(z[cut-1]-m) <= limit {
+		cut--
+	}
+	return cut
 }
 
 // msers returns MSER(d) for every d from 0 to len(z)−1, from running sums
