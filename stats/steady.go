@@ -21,8 +21,8 @@ const MinBatches = 12
 // Steady is where a run's interval throughput settles, found by MSER-5.
 type Steady struct {
 	// Steady is false when the series has not settled within its first
-	// half; Start then marks that half and the other figures describe
-	// the rest of the run all the same.
+	// half; Start is then where MSER's minimum fell, in the second half,
+	// and the other figures describe the run from there all the same.
 	Steady bool `json:"steady"`
 	// Start is the index of the first steady interval (0: steady from
 	// the start); StartSeconds is Start times the interval length.

@@ -51,7 +51,10 @@ func MeasureVariation(intervals []float64, from int, intervalSeconds, below floa
 	if !(below > 0 && below <= 1) {
 		return Variation{}, fmt.Errorf("%w: %v", ErrDipBelow, below)
 	}
-	if from < 0 || len(intervals)-from < 2 {
+	if from < 0 {
+		return Variation{}, fmt.Errorf("%w: measuring from interval %d", ErrTooShort, from+1)
+	}
+	if len(intervals)-from < 2 {
 		return Variation{}, fmt.Errorf("%w: %d intervals from interval %d, at least 2 are needed", ErrTooShort, max(len(intervals)-from, 0), from+1)
 	}
 	part := intervals[from:]
