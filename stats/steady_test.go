@@ -107,12 +107,28 @@ func TestSteadyStateNotSteady(t *testing.T) {
 			}
 		}
 	}
+	// A slow drift, +10% over 300 intervals, is caught about 2 times in 3.
+	caught := 0
+	for seed := range uint64(trials) {
+		s, err := SteadyState(trend(seed+9000, 900, 1000), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Steady {
+			caught++
+		}
+	}
+	rate := float64(caught) / trials
+	t.Logf("a 10%% drift over 300 intervals: not steady %.1f%% of the time", 100*rate)
+	if rate < 0.6 {
+		t.Errorf("a 10%% drift over 300 intervals caught %.1f%% of the time", 100*rate)
+	}
 	// Stationary noise: how often MSER-5 wrongly says "not steady" (the
 	// binomial tolerance over the rate measured when this was written).
 	for _, c := range []struct {
 		n   int
 		max float64
-	}{{300, 0.0055}, {600, 0.001}} {
+	}{{60, 0.08}, {100, 0.13}, {150, 0.0575}, {300, 0.0055}, {600, 0.001}} {
 		wrong := 0
 		for seed := range uint64(trials) {
 			s, err := SteadyState(series(seed+5000, 0, c.n, 1, 0.05), 1)
