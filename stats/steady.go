@@ -134,7 +134,7 @@ func msers(z []float64) []float64 {
 	return out
 }
 
-// String reads "steady from 42 s; the first 42 s ran 18.0% below",
+// String reads "steady from 45 s; the first 45 s ran 17.3% below",
 // "steady from the start", or "not steady: ...".
 func (s Steady) String() string {
 	if !s.Steady {
