@@ -22,6 +22,7 @@ var (
 	ErrNotPositive  = errors.New("figure is not a positive number")
 	ErrLevel        = errors.New("confidence level must be between 0.5 and 1")
 	ErrTooShort     = errors.New("too few intervals")
+	ErrOutOfRange   = errors.New("rounds too far apart to state as a percentage")
 )
 
 // Change is how a candidate's rounds differ from a baseline's: the
@@ -81,6 +82,9 @@ func Compare(baseline, candidate []float64, level float64) (Change, error) {
 		Notes:            w.notes,
 	}
 	c.Detected = c.Low > 0 || c.High < 0
+	if err := allFinite(c.Estimate, c.Low, c.High, c.Detectable); err != nil {
+		return Change{}, err
+	}
 	return c, nil
 }
 
@@ -151,6 +155,17 @@ func welchLog(baseline, candidate []float64, level float64) (welch, error) {
 // quantile is Student's t quantile at p with the Welch degrees of freedom.
 func (w welch) quantile(p float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: w.df}.Quantile(p)
+}
+
+// allFinite refuses results that overflow: rounds spanning hundreds of
+// orders of magnitude, which no benchmark produces but a typo can.
+func allFinite(fs ...float64) error {
+	for _, f := range fs {
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("%w: the rounds differ by hundreds of orders of magnitude", ErrOutOfRange)
+		}
+	}
+	return nil
 }
 
 // logs checks a side's figures and returns their natural logarithms.

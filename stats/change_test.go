@@ -148,6 +148,8 @@ func TestCompareEdges(t *testing.T) {
 		{"NaN", five, []float64{100, math.NaN()}, 0, ErrNotPositive},
 		{"Inf", five, []float64{100, math.Inf(1)}, 0, ErrNotPositive},
 		{"level 1", five, five, 1, ErrLevel},
+		{"overflow", []float64{1e-300, 1e-299}, []float64{1e300, 1e299}, 0, ErrOutOfRange},
+		{"wide overflow", []float64{1, 1e300}, []float64{1, 1e300}, 0, ErrOutOfRange},
 		{"level 95", five, five, 95, ErrLevel},
 		{"level NaN", five, five, math.NaN(), ErrLevel},
 	}

@@ -104,6 +104,9 @@ func (g Gate) Check(baseline, candidate []float64) (GateResult, error) {
 			r.Verdict = Fail
 		}
 	}
+	if err := allFinite(r.Change, r.Bound, r.Detectable); err != nil {
+		return GateResult{}, err
+	}
 	return r, nil
 }
 
