@@ -27,6 +27,7 @@ func TestImportDirection(t *testing.T) {
 		{"./internal/luaparse", []string{"github.com/sysbench-go/sysbench-go/"}, []string{"github.com/sysbench-go/sysbench-go/internal/luanum"}},
 		{"./internal/luanum", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./metrics", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
+		{"./stats", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./report", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/sysbench-go/sysbench-go/logging", "github.com/sysbench-go/sysbench-go/options", "github.com/yuin/gopher-lua"}, nil},
 		{"./engine", []string{"github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/yuin/gopher-lua"}, nil},
 		{"./drivers/...", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/yuin/gopher-lua"}, nil},
