@@ -152,6 +152,9 @@ func (p *program) printResults(r *report.Results, values *options.Values, out *r
 	if err != nil {
 		return err
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(p.stderr, "WARNING: %s\n", w)
+	}
 	if len(r.Merged) > 1 {
 		p.log.Noticef("Merged %d results: %s", len(r.Merged), strings.Join(r.Merged, ", "))
 		if r.Combined != nil {

@@ -192,6 +192,56 @@ func TestResultsMerge(t *testing.T) {
 	}
 }
 
+// Issue 37 item 4: report merges an interrupted part, and parts run with
+// other threads or options, with a warning on standard error for each (one
+// line), the merge made all the same; complete runs of one load merge
+// without a word.
+func TestMergeWarnsOfParts(t *testing.T) {
+	dir := t.TempDir()
+	run := func(name string, extra ...string) string {
+		path := filepath.Join(dir, name)
+		args := append([]string{"oltp_read_write", "--mysql-dry-run", "--events=200", "--time=0", "--threads=2", "--results=" + path}, extra...)
+		if out, code := runCLI(t, append(args, "run")...); code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, out)
+		}
+		return path
+	}
+	a, b := run("a.json"), run("b.json")
+	threads := run("threads.json", "--threads=4", "--db-ps-mode=disable")
+	cut := filepath.Join(dir, "cut.json")
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--threads=2", "--report-interval=1", "--results="+cut, "run")
+	r.started(t)
+	if !r.waitFor(20*time.Second, func() bool { return strings.Contains(r.out.String(), "[ 1s ]") }) {
+		t.Fatalf("no intermediate report:\n%s", r.out.String())
+	}
+	interrupt()
+	r.wait(t, 30*time.Second)
+
+	stdout, stderr, code := runStreams(t, "report", a, b)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "Merged 2 results") {
+		t.Errorf("report of two complete runs: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runStreams(t, "report", a, b, cut, threads)
+	want := []string{
+		"WARNING: '" + cut + "' is a run that did not complete (interrupted, ",
+		"WARNING: '" + a + "' and '" + cut + "' ran different loads (--time=0 against --time=60, --events=200 against --events=0): merged all the same\n",
+		"WARNING: '" + a + "' and '" + threads + "' ran different loads (--threads=2 against --threads=4, --db-ps-mode=auto against --db-ps-mode=disable): merged all the same\n",
+	}
+	if code != 0 || !strings.Contains(stdout, "Merged 4 results") || strings.Count(stderr, "\n") != len(want) {
+		t.Errorf("report: exit %d, want 0 and %d warnings\n%s%s", code, len(want), stdout, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("standard error lacks %q:\n%s", w, stderr)
+		}
+	}
+	if !strings.Contains(stderr, "s measured of --time=60): merged with the others all the same\n") {
+		t.Errorf("the interrupted part's warning does not say its window:\n%s", stderr)
+	}
+}
+
 // However a run ends, it writes its results file: interrupted, failed in
 // an event, failed to start its threads, forced to shut down.
 func TestResultsHoweverTheRunEnds(t *testing.T) {
