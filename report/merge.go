@@ -182,7 +182,7 @@ var sameLoadOptions = map[string]bool{
 	"threshold": true, "verbosity": true, "version": true, "await-start": true, "instance": true, "metrics-addr": true,
 	"serve-results": true, "start-at": true, "mysql-debug": true, "forced-shutdown": true, "mysql-password": true,
 	"pgsql-password": true,
-	"threads": true, "num-threads": true, "time": true, "max-time": true, "warmup-time": true, "max-tries": true,
+	"threads":        true, "num-threads": true, "time": true, "max-time": true, "warmup-time": true, "max-tries": true,
 }
 
 // optionsDiff is how b's general options differ from a's, among those
