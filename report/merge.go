@@ -175,15 +175,19 @@ func settingsDiff(a, b *Settings) []string {
 // sameLoadOptions are the general options that do not change the load a
 // run puts on its target (what is printed or written, where the run is in
 // a distributed one, secrets), or that settingsDiff compares.
-var sameLoadOptions = map[string]bool{
-	"config-file": true, "db-debug": true, "debug": true, "failures-detailed": true, "help": true, "histogram": true,
-	"intervals-csv": true, "percentile": true, "rand-seed": true, "report-checkpoints": true, "report-interval": true,
-	"results": true, "server-pid": true, "server-stats": true, "statement-stats": true, "thread-stack-size": true,
-	"threshold": true, "verbosity": true, "version": true, "await-start": true, "instance": true, "metrics-addr": true,
-	"serve-results": true, "start-at": true, "mysql-debug": true, "forced-shutdown": true, "mysql-password": true,
-	"pgsql-password": true,
-	"threads":        true, "num-threads": true, "time": true, "max-time": true, "warmup-time": true, "max-tries": true,
-}
+var sameLoadOptions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range []string{
+		"config-file", "db-debug", "debug", "failures-detailed", "help", "histogram", "intervals-csv", "percentile",
+		"rand-seed", "report-checkpoints", "report-interval", "results", "server-pid", "server-stats",
+		"statement-stats", "thread-stack-size", "threshold", "verbosity", "version", "await-start", "instance",
+		"metrics-addr", "serve-results", "start-at", "mysql-debug", "forced-shutdown", "mysql-password", "pgsql-password",
+		"threads", "num-threads", "time", "max-time", "warmup-time", "max-tries", // settingsDiff's
+	} {
+		m[k] = true
+	}
+	return m
+}()
 
 // optionsDiff is how b's general options differ from a's, among those
 // both files name and that change the load.
