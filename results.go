@@ -129,6 +129,9 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *
 		if server != nil {
 			o.csv.WithServer()
 		}
+		if cfg.Warmup > 0 {
+			o.csv.WithWarmup()
+		}
 		o.reporters = append(o.reporters, o.csv)
 	}
 	return o, nil
