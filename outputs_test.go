@@ -173,3 +173,129 @@ func TestResultsAfterBrokenPipe(t *testing.T) {
 		})
 	}
 }
+
+// Issue 37 item 5: no command writes over one of its own inputs, whatever
+// the name the output is given (the same path, ./, a symbolic link, a
+// hard link): refused with one line and exit 1, the input left as it was.
+func TestOutputIsNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"c1.json", "c2.json"} {
+		if _, _, code := runStreams(t, append(append([]string{}, cpuRun...), "--results="+f, "run")...); code != 0 {
+			t.Fatal("the input run failed")
+		}
+	}
+	if err := os.Symlink("c1.json", "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link("c1.json", "hard.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("parts", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link("c2.json", "parts/p.json"); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/usr/bin/env sysbench-go\nfunction event() end\n"
+	for name, body := range map[string]string{"noop": script, "opts": "threads=1\n", "sbtest": "not a database\n"} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{"c1.json", "c2.json", "noop", "opts", "sbtest"} {
+		before[f], _ = os.ReadFile(f)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--results=c1.json", "c1.json", "c2.json"},
+			"FATAL: --results: cannot write 'c1.json': it is a results file this command reads\n"},
+		{[]string{"report", "--results=./c2.json", "c1.json", "c2.json"},
+			"FATAL: --results: cannot write './c2.json': it is 'c2.json', a results file this command reads\n"},
+		{[]string{"report", "--results=link.json", "c1.json", "c2.json"},
+			"FATAL: --results: cannot write 'link.json': it is 'c1.json', a results file this command reads\n"},
+		{[]string{"report", "--results=hard.json", "c2.json", "c1.json"},
+			"FATAL: --results: cannot write 'hard.json': it is 'c1.json', a results file this command reads\n"},
+		{[]string{"report", "--results=" + dir + "/c2.json", "parts"},
+			"FATAL: --results: cannot write '" + dir + "/c2.json': it is 'parts/p.json', a results file this command reads\n"},
+		{[]string{"./noop", "--time=1", "--results=noop", "run"},
+			"FATAL: --results: cannot write 'noop': it is './noop', the script this command reads\n"},
+		{append(append([]string{}, cpuRun...), "--config-file=opts", "--intervals-csv=./opts", "run"),
+			"FATAL: --intervals-csv: cannot write './opts': it is 'opts', the --config-file this command reads\n"},
+		{[]string{"oltp_point_select", "--db-driver=sqlite", "--sqlite-db=sbtest", "--time=1", "--results=sbtest", "run"},
+			"FATAL: --results: cannot write 'sbtest': it is the SQLite database (--sqlite-db) this command reads\n"},
+		{append(append([]string{}, cpuRun...), "--results=out", "--intervals-csv=./out", "run"),
+			"FATAL: --results and --intervals-csv name the same file ('out', './out')\n"},
+	} {
+		stdout, stderr, code := runStreams(t, c.args...)
+		if code != 1 || stdout+stderr != c.want {
+			t.Errorf("%q: exit %d, output\n%s%s\nwant exit 1 and\n%s", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	for f, b := range before {
+		if now, _ := os.ReadFile(f); !bytes.Equal(now, b) {
+			t.Errorf("%s was changed", f)
+		}
+	}
+	if _, err := os.Stat("out"); err == nil {
+		t.Error("a refused run made its output")
+	}
+	// A merged file written into the directory it read is no input: the
+	// merge step of a distributed run does that.
+	if _, stderr, code := runStreams(t, "report", "--results=parts/merged.json", "parts"); code != 0 {
+		t.Errorf("report into the directory it read: exit %d\n%s", code, stderr)
+	}
+}
+
+// Issue 37 item 11: a file name whose extension promises a format gets
+// that format or a refusal before the run: --results and report's
+// --results write JSON (x.json, or a name without an extension),
+// --intervals-csv CSV (x.csv, or none).
+func TestOutputExtensions(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, _, code := runStreams(t, append(append([]string{}, cpuRun...), "--results=in.json", "run")...); code != 0 {
+		t.Fatal("the input run failed")
+	}
+	for _, c := range []struct {
+		args []string
+		want string // "" for a run that writes its outputs
+	}{
+		{append(append([]string{}, cpuRun...), "--results=x.csv", "run"),
+			"FATAL: --results: cannot write JSON to 'x.csv': its name promises CSV (name it .json, or with no extension)\n"},
+		{append(append([]string{}, cpuRun...), "--results=x.txt", "run"),
+			"FATAL: --results: cannot write JSON to 'x.txt': its name promises text (name it .json, or with no extension)\n"},
+		{append(append([]string{}, cpuRun...), "--results=x.res", "run"),
+			"FATAL: --results: cannot write JSON to 'x.res': its extension .res is not .json (name it .json, or with no extension)\n"},
+		{append(append([]string{}, cpuRun...), "--intervals-csv=x.json", "run"),
+			"FATAL: --intervals-csv: cannot write CSV to 'x.json': its name promises JSON (name it .csv, or with no extension)\n"},
+		{[]string{"report", "--results=m.csv", "in.json"},
+			"FATAL: --results: cannot write JSON to 'm.csv': its name promises CSV (name it .json, or with no extension)\n"},
+		{append(append([]string{}, cpuRun...), "--results=a.JSON", "--intervals-csv=a.csv", "run"), ""},
+		{append(append([]string{}, cpuRun...), "--results=b", "--intervals-csv=c", "run"), ""},
+		{append(append([]string{}, cpuRun...), "--results=round.3", "run"), ""},
+		{[]string{"report", "--results=merged", "in.json"}, ""},
+	} {
+		stdout, stderr, code := runStreams(t, c.args...)
+		if c.want == "" {
+			if code != 0 {
+				t.Errorf("%q: exit %d\n%s", c.args, code, stderr)
+			}
+			continue
+		}
+		if code != 1 || stdout+stderr != c.want {
+			t.Errorf("%q: exit %d, output\n%s%s\nwant exit 1 and\n%s", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	for _, f := range []string{"x.csv", "x.txt", "x.res", "x.json", "m.csv"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("a refused command made %s", f)
+		}
+	}
+	for _, f := range []string{"a.JSON", "b", "round.3", "merged"} {
+		readResults(t, f)
+	}
+}

@@ -39,7 +39,7 @@ func (p *program) reportCommand(args []string) int {
 	var out *report.Output
 	if path := values.String("results"); path != "" {
 		var err error
-		if out, err = report.CheckOutput(path); err != nil {
+		if out, err = report.CheckOutputAs(path, report.JSON); err != nil {
 			return p.fail(fmt.Errorf("--results: %w", err))
 		}
 		if out.IsStdout() {
@@ -49,6 +49,15 @@ func (p *program) reportCommand(args []string) int {
 	rs, files, err := readResultsArgs(files)
 	if err != nil {
 		return p.fail(err)
+	}
+	if out != nil {
+		inputs := make([]report.Input, len(files))
+		for i, f := range files {
+			inputs[i] = report.Input{Path: f, What: "a results file"}
+		}
+		if err := out.Overwrites(inputs); err != nil {
+			return p.fail(fmt.Errorf("--results: %w", err))
+		}
 	}
 	as := values.String("merge")
 	if as != "" && as != report.AsRounds && as != report.AsInstances {
@@ -142,6 +151,9 @@ func (p *program) printResults(r *report.Results, values *options.Values, out *r
 	snap, err := r.Total.Snapshot()
 	if err != nil {
 		return err
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(p.stderr, "WARNING: %s\n", w)
 	}
 	if len(r.Merged) > 1 {
 		p.log.Noticef("Merged %d results: %s", len(r.Merged), strings.Join(r.Merged, ", "))

@@ -19,22 +19,33 @@ import (
 )
 
 // checkOutputs checks --results and --intervals-csv before the run
-// (report.CheckOutput). With one of them "-", the text output moves to
-// standard error, leaving standard output to the data.
+// (report.CheckOutputAs): each in its format, and neither one of the
+// run's inputs nor the other's file. With one of them "-", the text
+// output moves to standard error, leaving standard output to the data.
 func (p *program) checkOutputs(inv *invocation) error {
 	inv.outputs = map[string]*report.Output{}
+	inputs := runInputs(inv)
 	var toStdout int
-	for _, name := range []string{"results", "intervals-csv"} {
-		path := inv.values.String(name)
+	for _, o := range []struct {
+		name   string
+		format report.Format
+	}{{"results", report.JSON}, {"intervals-csv", report.CSV}} {
+		path := inv.values.String(o.name)
 		if path == "" {
 			continue
 		}
-		o, err := report.CheckOutput(path)
-		if err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
+		out, err := report.CheckOutputAs(path, o.format)
+		if err == nil {
+			err = out.Overwrites(inputs)
 		}
-		inv.outputs[name] = o
-		if o.IsStdout() {
+		if err != nil {
+			return fmt.Errorf("--%s: %w", o.name, err)
+		}
+		if r := inv.outputs["results"]; r != nil && !out.IsStdout() && out.Is(r.Path) {
+			return fmt.Errorf("--results and --intervals-csv name the same file ('%s', '%s')", r.Path, path)
+		}
+		inv.outputs[o.name] = out
+		if out.IsStdout() {
 			toStdout++
 		}
 	}
@@ -45,6 +56,35 @@ func (p *program) checkOutputs(inv *invocation) error {
 		p.textToStderr()
 	}
 	return nil
+}
+
+// runInputs are the files a run reads: the script named, the config
+// files, the files of the options that name one (--mysql-ssl-ca, ...),
+// and the SQLite database.
+func runInputs(inv *invocation) []report.Input {
+	var in []report.Input
+	if t := inv.cl.testname; t != "" && t != "-" {
+		if st, err := os.Stat(t); err == nil && st.Mode().IsRegular() {
+			in = append(in, report.Input{Path: t, What: "the script"})
+		}
+	}
+	for _, o := range inv.cl.opts {
+		if options.Canonical(o[0]) == "config_file" {
+			in = append(in, report.Input{Path: o[1], What: "the --config-file"})
+		}
+	}
+	for _, o := range inv.declared {
+		if o.Kind != options.File || o.Name == "results" || o.Name == "intervals-csv" || o.Name == "config-file" {
+			continue
+		}
+		if v := inv.values.String(o.Name); v != "" {
+			in = append(in, report.Input{Path: v, What: "--" + o.Name + "'s file"})
+		}
+	}
+	if inv.values.String("db-driver") == "sqlite" {
+		in = append(in, report.Input{Path: inv.values.String("sqlite-db"), What: "the SQLite database (--sqlite-db)"})
+	}
+	return in
 }
 
 // outputs are a run's reporters beyond the text output: the results file
@@ -88,6 +128,9 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *
 		o.csv = report.NewIntervalsCSV(f, cfg.Percentiles, cfg.Rate > 0)
 		if server != nil {
 			o.csv.WithServer()
+		}
+		if cfg.Warmup > 0 {
+			o.csv.WithWarmup()
 		}
 		o.reporters = append(o.reporters, o.csv)
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -188,6 +189,126 @@ func TestResultsMerge(t *testing.T) {
 		if code != 1 || !strings.Contains(out, "FATAL: cannot merge '"+args[0]+"' and '"+args[1]+"': both hold the run measured on ") ||
 			strings.Count(out, "\n") != 1 {
 			t.Errorf("report %q: exit %d\n%s", args, code, out)
+		}
+	}
+}
+
+// Issue 37 item 4: report merges an interrupted part, and parts run with
+// other threads or options, with a warning on standard error for each (one
+// line), the merge made all the same; complete runs of one load merge
+// without a word.
+func TestMergeWarnsOfParts(t *testing.T) {
+	dir := t.TempDir()
+	run := func(name string, extra ...string) string {
+		path := filepath.Join(dir, name)
+		args := append([]string{"oltp_read_write", "--mysql-dry-run", "--events=200", "--time=0", "--threads=2", "--results=" + path}, extra...)
+		if out, code := runCLI(t, append(args, "run")...); code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, out)
+		}
+		return path
+	}
+	a, b := run("a.json"), run("b.json")
+	threads := run("threads.json", "--threads=4", "--db-ps-mode=disable")
+	cut := filepath.Join(dir, "cut.json")
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--threads=2", "--report-interval=1", "--results="+cut, "run")
+	r.started(t)
+	if !r.waitFor(20*time.Second, func() bool { return strings.Contains(r.out.String(), "[ 1s ]") }) {
+		t.Fatalf("no intermediate report:\n%s", r.out.String())
+	}
+	interrupt()
+	r.wait(t, 30*time.Second)
+
+	stdout, stderr, code := runStreams(t, "report", a, b)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "Merged 2 results") {
+		t.Errorf("report of two complete runs: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runStreams(t, "report", a, b, cut, threads)
+	want := []string{
+		"WARNING: '" + cut + "' is a run that did not complete (interrupted, ",
+		"WARNING: '" + a + "' and '" + cut + "' ran different loads (--time=0 against --time=60, --events=200 against --events=0): merged all the same\n",
+		"WARNING: '" + a + "' and '" + threads + "' ran different loads (--threads=2 against --threads=4, --db-ps-mode=auto against --db-ps-mode=disable): merged all the same\n",
+	}
+	if code != 0 || !strings.Contains(stdout, "Merged 4 results") || strings.Count(stderr, "\n") != len(want) {
+		t.Errorf("report: exit %d, want 0 and %d warnings\n%s%s", code, len(want), stdout, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("standard error lacks %q:\n%s", w, stderr)
+		}
+	}
+	if !strings.Contains(stderr, "s measured of --time=60): merged with the others all the same\n") {
+		t.Errorf("the interrupted part's warning does not say its window:\n%s", stderr)
+	}
+}
+
+// Issue 37 item 11: the warm-up's interval lines are marked ("[ warmup
+// 1s ]"), so that sysbench 1.0.20's line pattern finds the measured ones
+// only, and the results file and the CSV mark the same intervals; with
+// several percentiles, each is on the line, the first in the reference's
+// place.
+func TestIntervalLinesWarmupAndPercentiles(t *testing.T) {
+	dir := t.TempDir()
+	res, csvPath := filepath.Join(dir, "w.json"), filepath.Join(dir, "w.csv")
+	out, code := runCLI(t, "oltp_read_only", "--mysql-dry-run", "--warmup-time=2", "--time=2", "--report-interval=1",
+		"--percentile=50,99.9", "--results="+res, "--intervals-csv="+csvPath, "run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	r := readResults(t, res)
+	var warm, measured []report.Interval
+	for _, iv := range r.Intervals {
+		if iv.Warmup {
+			warm = append(warm, iv)
+		} else {
+			measured = append(measured, iv)
+		}
+	}
+	if len(warm) == 0 || len(measured) == 0 {
+		t.Fatalf("%d warm-up and %d measured intervals, want some of each", len(warm), len(measured))
+	}
+	// sysbench 1.0.20's line, as its parsers read it.
+	ref := regexp.MustCompile(`^\[ (\d+)s \] thds: \d+ tps: [\d.]+ qps: [\d.]+ \(r/w/o: [\d.]+/[\d.]+/[\d.]+\) lat \(ms,50%\): ([\d.]+) err/s: [\d.]+ reconn/s: [\d.]+`)
+	var refLines, warmLines []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case ref.MatchString(l):
+			refLines = append(refLines, l)
+		case strings.HasPrefix(l, "[ warmup ") && strings.Contains(l, "thds:"):
+			warmLines = append(warmLines, l)
+		}
+	}
+	if len(refLines) != len(measured) || len(warmLines) != len(warm) {
+		t.Fatalf("%d lines of the reference's shape, %d marked warm-up lines; want %d and %d:\n%s",
+			len(refLines), len(warmLines), len(measured), len(warm), out)
+	}
+	for i, l := range refLines {
+		iv := measured[i]
+		m := ref.FindStringSubmatch(l)
+		want := fmt.Sprintf("lat (ms,50%%): %4.2f", iv.Latency["50"])
+		if m[1] != fmt.Sprintf("%.0f", iv.Time) || !strings.Contains(l, want) ||
+			!strings.HasSuffix(l, fmt.Sprintf(" reconn/s: %4.2f lat (ms,99.9%%): %4.2f", iv.ReconnPerSec, iv.Latency["99.9"])) {
+			t.Errorf("line %q, want time %.0f, %s and the 99.9th percentile %.2f at its end", l, iv.Time, want, iv.Latency["99.9"])
+		}
+	}
+	for i, l := range warmLines {
+		if want := fmt.Sprintf("[ warmup %.0fs ] thds: ", warm[i].Time); !strings.HasPrefix(l, want) {
+			t.Errorf("warm-up line %q, want it to begin %q", l, want)
+		}
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) != len(r.Intervals)+1 || rows[0][len(rows[0])-1] != "warmup" {
+		t.Fatalf("the CSV: %v, %q", err, rows)
+	}
+	for i, iv := range r.Intervals {
+		if got, want := rows[i+1][len(rows[0])-1], map[bool]string{true: "1", false: "0"}[iv.Warmup]; got != want {
+			t.Errorf("CSV row %d: warmup %s, want %s", i+1, got, want)
 		}
 	}
 }

@@ -64,7 +64,7 @@ func (p *program) startCommand(args []string) int {
 	}
 	var out *report.Output
 	if path := values.String("results"); path != "" {
-		if out, err = report.CheckOutput(path); err != nil {
+		if out, err = report.CheckOutputAs(path, report.JSON); err != nil {
 			return p.fail(fmt.Errorf("start: --results: %w", err))
 		}
 		if out.IsStdout() {

@@ -122,6 +122,7 @@ func TestServerStats(t *testing.T) {
 				if !strings.Contains(out, "Server statistics (") || !strings.Contains(out, "bytes written per transaction") {
 					t.Errorf("%s: no server block:\n%s", wl, out)
 				}
+				checkServerColumn(t, out)
 				var walRates int
 				for _, iv := range res.Intervals {
 					if iv.Server != nil && iv.Server.WALBytesPerSec != nil {
@@ -241,5 +242,32 @@ func TestServerStatsAttribution(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkServerColumn checks that the values of the printed server block
+// stand in one column, a space after the longest name (issue 37 item 11).
+func checkServerColumn(t *testing.T, out string) {
+	t.Helper()
+	i := strings.Index(out, "Server statistics (")
+	if i < 0 {
+		return
+	}
+	block, _, _ := strings.Cut(out[i:], "\n\n")
+	column := -1
+	for _, l := range strings.Split(block, "\n")[1:] {
+		name, _, ok := strings.Cut(strings.TrimLeft(l, " "), ": ")
+		if !ok || strings.HasSuffix(l, ":") || strings.Contains(l, "other client") || strings.Contains(name, "%") ||
+			strings.HasPrefix(l, "    not ") {
+			continue // a heading, a sentence, a wait event's share, a note
+		}
+		c := strings.Index(l, ":") + 1
+		at := c + len(l[c:]) - len(strings.TrimLeft(l[c:], " "))
+		if column < 0 {
+			column = at
+		}
+		if at != column || l[at-1] != ' ' {
+			t.Errorf("server block: value at column %d, the others at %d: %q\n%s", at, column, l, block)
+		}
 	}
 }

@@ -522,7 +522,7 @@ func (t *fileTest) ReportIntermediate(w io.Writer, s *report.Stat) bool {
 	t.repMu.Unlock()
 
 	sec := s.TimeInterval
-	report.WriteTimestamp(w, s.TimeTotal)
+	report.WriteStamp(w, s)
 	fmt.Fprintf(w, "reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s latency (ms,%s%%): %4.3f\n",
 		float64(dr)/mib/sec, float64(dw)/mib/sec, float64(df)/sec,
 		strconv.FormatFloat(s.Percentile, 'f', -1, 64), s.LatencyPct*1000)

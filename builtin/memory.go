@@ -183,7 +183,7 @@ func (t *memoryTest) NewWorker(ctx context.Context, tid int, st *metrics.Handle)
 const mib = 1024.0 * 1024.0
 
 func (t *memoryTest) ReportIntermediate(w io.Writer, s *report.Stat) bool {
-	report.WriteTimestamp(w, s.TimeTotal)
+	report.WriteStamp(w, s)
 	fmt.Fprintf(w, "%4.2f MiB/sec\n", float64(s.Events)*float64(t.blockSize)/mib/s.TimeInterval)
 	return true
 }

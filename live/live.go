@@ -17,15 +17,44 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
-// LatencyBuckets are the upper bounds (seconds) of the exported latency
-// histogram: 50 µs to about 105 s, doubling. The HDR histogram behind
-// them is exact to 3 significant digits; the results file keeps it all.
-var LatencyBuckets = prometheus.ExponentialBuckets(50e-6, 2, 22)
+// The exported latency histogram is made at each scrape from the HDR
+// histogram behind it (exact to 3 significant digits; the results file
+// keeps it all), in two layouts at once:
+//
+//   - classic buckets, whose upper bounds are LatencyBuckets: 2^(k/8)
+//     seconds from 2^-17 s (7.6 µs) to 2^7 s (128 s), 2^(1/8) apart, so
+//     that histogram_quantile over them is at most 9.05% from the exact
+//     percentile (docs/telemetry.md); every scraper reads these;
+//   - a native (sparse) histogram of schema NativeSchema, buckets 2^(1/32)
+//     apart (at most 2.2% off), sent to a Prometheus that asks for the
+//     protobuf format with native histograms on.
+//
+// Both have the same bounds where they meet (schema 3's are the classic
+// ones), so the two layouts never disagree on a bucket's side.
+
+// LatencyBuckets are the classic buckets' upper bounds, in seconds.
+var LatencyBuckets = func() []float64 {
+	var b []float64
+	for k := classicFrom; k <= classicTo; k++ {
+		b = append(b, math.Exp2(float64(k)/classicPerDoubling))
+	}
+	return b
+}()
+
+const (
+	classicPerDoubling = 8
+	classicFrom        = -17 * classicPerDoubling
+	classicTo          = 7 * classicPerDoubling
+	// NativeSchema is the native histogram's resolution: 2^NativeSchema
+	// buckets per doubling.
+	NativeSchema = 5
+)
 
 // Info names the run in its sysbench_info metric and labels.
 type Info struct {
@@ -96,6 +125,9 @@ type collector struct {
 	mu   sync.Mutex
 	view engine.LiveView
 	info Info
+	// since is when the counters began (the native histogram's created
+	// time).
+	since time.Time
 
 	events, failed, retries, errs, reconnects, queries, errsByCode *prometheus.Desc
 	latency, running, threads, infoDesc                            *prometheus.Desc
@@ -110,7 +142,7 @@ func newCollector(info Info) *collector {
 	d := func(name, help string, vars ...string) *prometheus.Desc {
 		return prometheus.NewDesc("sysbench_"+name, help, vars, labels)
 	}
-	return &collector{info: info,
+	return &collector{info: info, since: time.Now(),
 		events:     d("events_total", "Events (transactions) done, the warm-up included."),
 		failed:     d("failed_events_total", "Events given up after --max-tries."),
 		retries:    d("retries_total", "Event restarts after an ignored error."),
@@ -162,17 +194,56 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for code, n := range s.Errors {
 		counter(c.errsByCode, n, code)
 	}
-	count, buckets := histogramBuckets(s)
-	ch <- prometheus.MustNewConstHistogram(c.latency, count, float64(s.Latency.SumNS)/1e9, buckets)
+	ch <- latencyHistogram(c.latency, s, c.since)
 	ch <- prometheus.MustNewConstMetric(c.running, prometheus.GaugeValue, float64(running))
 	ch <- prometheus.MustNewConstMetric(c.threads, prometheus.GaugeValue, float64(c.info.Threads))
 	ch <- prometheus.MustNewConstMetric(c.infoDesc, prometheus.GaugeValue, 1, c.info.Test, c.info.Driver, c.info.Version)
 }
 
-// histogramBuckets are the cumulative counts of the snapshot's latencies
-// (HDR, in µs) at or below each of LatencyBuckets.
-func histogramBuckets(s *metrics.Snapshot) (uint64, map[float64]uint64) {
-	out := make(map[float64]uint64, len(LatencyBuckets))
+// latencyHistogram is the snapshot's latencies as one histogram metric in
+// both layouts: the native one (NewConstNativeHistogram's) with the
+// classic buckets added, as client_golang's own histograms do when both
+// are configured.
+func latencyHistogram(desc *prometheus.Desc, s *metrics.Snapshot, since time.Time) prometheus.Metric {
+	count, classic, native := histogramBuckets(s)
+	sum := float64(s.Latency.SumNS) / 1e9
+	m, err := prometheus.NewConstNativeHistogram(desc, count, sum, native, nil, 0, NativeSchema, 0, since)
+	if err != nil {
+		// The counts disagree with the count only if the histogram is
+		// broken: classic buckets still tell what they can.
+		return prometheus.MustNewConstHistogram(desc, count, sum, classic)
+	}
+	return withClassic{Metric: m, buckets: classic}
+}
+
+// withClassic adds classic buckets to a native histogram metric.
+type withClassic struct {
+	prometheus.Metric
+	buckets map[float64]uint64
+}
+
+func (w withClassic) Write(out *dto.Metric) error {
+	if err := w.Metric.Write(out); err != nil {
+		return err
+	}
+	// The histogram is the const metric's own, made for this scrape.
+	h := out.Histogram
+	h.Bucket = make([]*dto.Bucket, 0, len(LatencyBuckets))
+	for _, bound := range LatencyBuckets {
+		upper, count := bound, w.buckets[bound]
+		h.Bucket = append(h.Bucket, &dto.Bucket{UpperBound: &upper, CumulativeCount: &count})
+	}
+	return nil
+}
+
+// histogramBuckets are the snapshot's latencies (HDR, in µs) as the
+// cumulative counts at or below each of LatencyBuckets, and as the counts
+// of the native buckets of NativeSchema (bucket i holds the values in
+// (2^((i-1)/2^schema), 2^(i/2^schema)] seconds). An HDR bar goes whole
+// to the bucket of its highest value, as HDR's percentiles read it.
+func histogramBuckets(s *metrics.Snapshot) (uint64, map[float64]uint64, map[int]int64) {
+	classic := make(map[float64]uint64, len(LatencyBuckets))
+	native := map[int]int64{}
 	bars := s.Histogram.Distribution()
 	var cum uint64
 	i := 0
@@ -182,7 +253,27 @@ func histogramBuckets(s *metrics.Snapshot) (uint64, map[float64]uint64) {
 			cum += uint64(bars[i].Count)
 			i++
 		}
-		out[bound] = cum
+		classic[bound] = cum
 	}
-	return uint64(s.Histogram.TotalCount()), out
+	for _, b := range bars {
+		if b.Count > 0 {
+			native[nativeIndex(float64(b.To)/1e6)] += b.Count
+		}
+	}
+	return uint64(s.Histogram.TotalCount()), classic, native
+}
+
+// nativeIndex is the native bucket of v seconds (v > 0): the smallest i
+// with v <= 2^(i/2^NativeSchema).
+func nativeIndex(v float64) int {
+	const per = 1 << NativeSchema
+	i := int(math.Ceil(math.Log2(v) * per))
+	// Log2 rounds: settle a value on a bound exactly.
+	for math.Exp2(float64(i-1)/per) >= v {
+		i--
+	}
+	for math.Exp2(float64(i)/per) < v {
+		i++
+	}
+	return i
 }

@@ -92,6 +92,14 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 			out.Exit.Status, out.Exit.Reason = max(out.Exit.Status, r.Exit.Status), r.Exit.Reason
 		}
 		out.Exit.Fatal = append(out.Exit.Fatal, r.Exit.Fatal...)
+		for _, why := range append([]string{r.Exit.Reason}, r.Exit.Reasons...) {
+			if why != "completed" && !slices.Contains(out.Exit.Reasons, why) {
+				out.Exit.Reasons = append(out.Exit.Reasons, why)
+			}
+		}
+	}
+	if len(out.Exit.Reasons) < 2 {
+		out.Exit.Reasons = nil // the reason says it all
 	}
 	w, err := NewWindow(total, first.Settings.Percentiles)
 	if err != nil {
@@ -102,7 +110,97 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 		return nil, err
 	}
 	out.Thresholds = []ThresholdResult{}
+	out.Warnings = MergeWarnings(rs, names)
 	return &out, nil
+}
+
+// MergeWarnings are, one line each, what a merge takes in that its
+// figures do not show: a run that did not complete (interrupted, failed,
+// shut down: a short window merged with whole ones), and a file whose load
+// differs from the first's (threads, time, rate, the workload's options,
+// another workload when forced). The merge goes on: the lines say it.
+func MergeWarnings(rs []*Results, names []string) []string {
+	var out []string
+	first := rs[0]
+	for i, r := range rs {
+		if ok, why := r.Exit.Complete(); !ok {
+			out = append(out, incompleteWarning(r, names[i], why))
+		}
+		if i == 0 {
+			continue
+		}
+		var diffs []string
+		if d := workloadDiff(&first.Workload, &r.Workload); d != "" {
+			diffs = append(diffs, d)
+		}
+		diffs = append(diffs, settingsDiff(&first.Settings, &r.Settings)...)
+		diffs = append(diffs, optionsDiff(first.Options, r.Options)...)
+		if len(diffs) > 0 {
+			out = append(out, fmt.Sprintf("'%s' and '%s' ran different loads (%s): merged all the same",
+				names[0], names[i], strings.Join(diffs, ", ")))
+		}
+	}
+	return out
+}
+
+func incompleteWarning(r *Results, name, why string) string {
+	what := "is a run that"
+	if len(r.Parts) > 0 {
+		what = "holds a run that"
+	}
+	planned := ""
+	if r.Settings.TimeSeconds > 0 && len(r.Parts) == 0 {
+		planned = fmt.Sprintf(" of --time=%g", r.Settings.TimeSeconds)
+	}
+	return fmt.Sprintf("'%s' %s did not complete (%s, %.3f s measured%s): merged with the others all the same",
+		name, what, why, r.Total.Duration, planned)
+}
+
+// settingsDiff is how b's run settings differ from a's: those a merge of
+// instances shares too (their --rate and --events are split).
+func settingsDiff(a, b *Settings) []string {
+	var out []string
+	add := func(name string, x, y float64) {
+		if x != y {
+			out = append(out, fmt.Sprintf("--%s=%g against --%s=%g", name, x, name, y))
+		}
+	}
+	add("threads", float64(a.Threads), float64(b.Threads))
+	add("time", a.TimeSeconds, b.TimeSeconds)
+	add("warmup-time", a.WarmupSeconds, b.WarmupSeconds)
+	add("max-tries", float64(a.MaxTries), float64(b.MaxTries))
+	return out
+}
+
+// sameLoadOptions are the general options that do not change the load a
+// run puts on its target (what is printed or written, where the run is in
+// a distributed one, secrets), or that settingsDiff compares.
+var sameLoadOptions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range []string{
+		"config-file", "db-debug", "debug", "failures-detailed", "help", "histogram", "intervals-csv", "percentile",
+		"rand-seed", "report-checkpoints", "report-interval", "results", "server-pid", "server-stats",
+		"statement-stats", "thread-stack-size", "threshold", "verbosity", "version", "await-start", "instance",
+		"metrics-addr", "serve-results", "start-at", "mysql-debug", "forced-shutdown", "mysql-password", "pgsql-password",
+		"threads", "num-threads", "time", "max-time", "warmup-time", "max-tries", // settingsDiff's
+	} {
+		m[k] = true
+	}
+	return m
+}()
+
+// optionsDiff is how b's general options differ from a's, among those
+// both files name and that change the load.
+func optionsDiff(a, b map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		bv, ok := b[k]
+		if !ok || sameLoadOptions[k] || bv == a[k] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("--%s=%s against --%s=%s", k, a[k], k, bv))
+	}
+	return out
 }
 
 // Part is one run in a merged file: where it came from, and its measured

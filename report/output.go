@@ -46,6 +46,123 @@ func CheckOutput(path string) (*Output, error) {
 	return &Output{Path: path, file: file}, nil
 }
 
+// Format is what an output holds. A file name with an extension promises
+// a format (x.csv, x.txt): an output is written only under a name that
+// promises its own format or none, so that a name never says one thing
+// while the file holds another.
+type Format struct {
+	Name string // as a reader says it: "JSON"
+	Ext  string // the extension that promises it: ".json"
+}
+
+// The formats of the outputs.
+var (
+	JSON = Format{Name: "JSON", Ext: ".json"}
+	CSV  = Format{Name: "CSV", Ext: ".csv"}
+)
+
+// promised are the formats that extensions a benchmark's outputs meet
+// promise, for the refusal to say.
+var promised = map[string]string{
+	".json": "JSON", ".jsonl": "JSON lines", ".ndjson": "JSON lines", ".csv": "CSV", ".tsv": "tab-separated values",
+	".txt": "text", ".text": "text", ".log": "text", ".out": "text", ".md": "Markdown", ".html": "HTML", ".htm": "HTML",
+	".xml": "XML", ".yaml": "YAML", ".yml": "YAML", ".toml": "TOML", ".prom": "Prometheus text", ".lua": "Lua",
+	".sql": "SQL", ".db": "a database", ".sqlite": "a database", ".svg": "SVG", ".png": "PNG", ".pdf": "PDF",
+	".gz": "gzip", ".zst": "zstd", ".xz": "xz", ".bz2": "bzip2", ".zip": "zip", ".tar": "tar",
+}
+
+// extension is the extension of path's file name that promises a format:
+// none for a name without one, a dot file's own name (.results) or a
+// number (run.3, as a shell loop names rounds).
+func extension(path string) string {
+	base := strings.TrimLeft(filepath.Base(path), ".")
+	ext := filepath.Ext(base)
+	if ext == "" || strings.Trim(ext[1:], "0123456789") == "" {
+		return ""
+	}
+	return ext
+}
+
+// CheckFormat refuses a path whose extension promises another format than
+// f: x.csv for JSON. "-", a name without an extension and one with f's
+// take f.
+func CheckFormat(path string, f Format) error {
+	ext := extension(path)
+	if path == Stdout || ext == "" || strings.EqualFold(ext, f.Ext) {
+		return nil
+	}
+	if what, ok := promised[strings.ToLower(ext)]; ok {
+		return fmt.Errorf("cannot write %s to '%s': its name promises %s (name it %s, or with no extension)", f.Name, path, what, f.Ext)
+	}
+	return fmt.Errorf("cannot write %s to '%s': its extension %s is not %s (name it %s, or with no extension)", f.Name, path, ext, f.Ext, f.Ext)
+}
+
+// CheckOutputAs is CheckOutput for an output of format f (CheckFormat).
+func CheckOutputAs(path string, f Format) (*Output, error) {
+	if err := CheckFormat(path, f); err != nil {
+		return nil, err
+	}
+	return CheckOutput(path)
+}
+
+// Input is a file a command reads, said in the refusal to write over it.
+type Input struct {
+	Path string
+	What string // "a results file", "the script"
+}
+
+// Overwrites refuses an output that would write one of the command's
+// inputs: the same file by any name (a symbolic link, ./x, a hard link).
+// The error names the output and the input.
+func (o *Output) Overwrites(inputs []Input) error {
+	for _, in := range inputs {
+		if in.Path == "" || !o.Is(in.Path) {
+			continue
+		}
+		if in.Path == o.Path {
+			return fmt.Errorf("cannot write '%s': it is %s this command reads", o.Path, in.What)
+		}
+		return fmt.Errorf("cannot write '%s': it is '%s', %s this command reads", o.Path, in.Path, in.What)
+	}
+	return nil
+}
+
+// Is says whether the output writes the file at path, whatever the names:
+// the same file once both exist, else the same place once their
+// directories' links are followed.
+func (o *Output) Is(path string) bool {
+	if o.IsStdout() || path == Stdout {
+		return o.IsStdout() && path == Stdout
+	}
+	a, errA := os.Stat(o.file)
+	b, errB := os.Stat(path)
+	if errA == nil && errB == nil {
+		return os.SameFile(a, b)
+	}
+	if errA == nil || errB == nil {
+		return false // one exists, the other not
+	}
+	target, err := regularTarget(path)
+	if err != nil {
+		return false
+	}
+	return placeOf(o.file) == placeOf(target)
+}
+
+// placeOf is a path not yet made as an absolute one, its directory's
+// links followed.
+func placeOf(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	dir := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Join(dir, filepath.Base(abs))
+}
+
 // IsStdout says whether the output is standard output.
 func (o *Output) IsStdout() bool { return o.file == "" }
 

@@ -55,6 +55,7 @@ type IntervalsCSV struct {
 	percentiles []float64
 	rate        bool
 	server      bool
+	warmup      bool
 	header      bool
 	// Err is the first write error.
 	Err error
@@ -73,6 +74,14 @@ func (c *IntervalsCSV) WithServer() *IntervalsCSV {
 	return c
 }
 
+// WithWarmup adds the warmup column, last: 1 on the rows of the
+// --warmup-time (their time_s counts from the run's start), 0 on the
+// measured ones (from the measured window's).
+func (c *IntervalsCSV) WithWarmup() *IntervalsCSV {
+	c.warmup = true
+	return c
+}
+
 // Header is the CSV's column names.
 func (c *IntervalsCSV) Header() []string {
 	h := []string{"time_s", "duration_s", "threads", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s"}
@@ -86,6 +95,9 @@ func (c *IntervalsCSV) Header() []string {
 	}
 	if c.server {
 		h = append(h, "server_cpu_pct", "wal_bytes_per_s")
+	}
+	if c.warmup {
+		h = append(h, "warmup")
 	}
 	return h
 }
@@ -125,6 +137,9 @@ func (c *IntervalsCSV) Report(r *Report) {
 			sv = *r.Server
 		}
 		row = append(row, opt(sv.CPUPct), opt(sv.WALBytesPerSec))
+	}
+	if c.warmup {
+		row = append(row, map[bool]string{false: "0", true: "1"}[iv.Warmup])
 	}
 	c.write(row)
 }

@@ -64,6 +64,9 @@ type Results struct {
 	Parts     []Part       `json:"parts,omitempty"`
 	Combined  *Combination `json:"combined,omitempty"`
 	Alignment *Alignment   `json:"alignment,omitempty"`
+	// Warnings are what a merge took in that a reader of its figures
+	// should know (MergeWarnings); not written.
+	Warnings []string `json:"-"`
 }
 
 // Instance is one of the processes of a distributed run.
@@ -241,9 +244,23 @@ type Thread struct {
 type Exit struct {
 	Status int `json:"status"`
 	// Reason is "completed", "interrupted" (SIGINT/SIGTERM), "failed",
-	// "forced_shutdown" or "thresholds_failed".
-	Reason string   `json:"reason"`
-	Fatal  []string `json:"fatal"`
+	// "forced_shutdown" or "thresholds_failed"; Reasons, when written,
+	// every reason of a run that ended for more than one.
+	Reason  string   `json:"reason"`
+	Reasons []string `json:"reasons,omitempty"`
+	Fatal   []string `json:"fatal"`
+}
+
+// Complete says whether the run measured its whole window: it ended as
+// planned (a missed threshold too), for every reason it gives; else the
+// first reason that says otherwise.
+func (e *Exit) Complete() (bool, string) {
+	for _, r := range append([]string{e.Reason}, e.Reasons...) {
+		if r != "completed" && r != "thresholds_failed" {
+			return false, r
+		}
+	}
+	return true, ""
 }
 
 // PercentileKey is how a percentile is named in the file, as printed:

@@ -417,3 +417,45 @@ func TestIntervalsCSV(t *testing.T) {
 		t.Errorf("a run without intervals: %q, want the header %q", got, want)
 	}
 }
+
+// Issue 37 item 4: a merge warns, one line each, of a part that did not
+// complete (by its reason, or by any of its reasons) and of parts that ran
+// another load; it says nothing of complete parts of one load, nor of
+// what does not change the load (outputs, percentiles, a missed
+// threshold).
+func TestMergeWarnings(t *testing.T) {
+	a, b := shifted(t, "a", 0), shifted(t, "b", time.Hour)
+	b.Options["results"], b.Options["percentile"] = "b.json", "99"
+	b.Exit.Reason = "thresholds_failed"
+	m, err := Merge([]*Results{a, b}, []string{"a.json", "b.json"}, MergeOptions{})
+	if err != nil || len(m.Warnings) != 0 {
+		t.Errorf("one load, complete: %q (%v)", m.Warnings, err)
+	}
+	c, d := shifted(t, "c", 2*time.Hour), shifted(t, "d", 3*time.Hour)
+	c.Exit.Reason = "interrupted"
+	d.Exit.Reasons = []string{"thresholds_failed", "forced_shutdown"}
+	d.Settings.Threads, d.Options["tables"] = 8, "4"
+	m, err = Merge([]*Results{a, b, c, d}, []string{"a.json", "b.json", "c.json", "d.json"}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"'c.json' is a run that did not complete (interrupted, 3.000 s measured of --time=3): merged with the others all the same",
+		"'d.json' is a run that did not complete (forced_shutdown, 3.000 s measured of --time=3): merged with the others all the same",
+		"'a.json' and 'd.json' ran different loads (--threads=2 against --threads=8, --tables=1 against --tables=4): merged all the same",
+	}
+	if strings.Join(m.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(m.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	// Merged again, the merge holds the part that did not complete.
+	again := *m
+	again.Warnings = nil
+	m2, err := Merge([]*Results{&again, shifted(t, "e", 4*time.Hour)}, []string{"m.json", "e.json"}, MergeOptions{})
+	if err != nil || len(m2.Warnings) == 0 || !strings.HasPrefix(m2.Warnings[0], "'m.json' holds a run that did not complete (interrupted, ") {
+		t.Errorf("merged again: %q (%v)", m2.Warnings, err)
+	}
+	// A file with reasons is valid.
+	if err := ValidateSchema(encode(t, d)); err != nil {
+		t.Errorf("reasons: %v", err)
+	}
+}

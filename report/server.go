@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // ServerStats is --server-stats' record of the server over the measured
@@ -142,7 +143,7 @@ var shownCounters = []string{
 
 // writeAttribution says, for each counter of client work, how much of it
 // was the run's, and so which figures are the run's alone.
-func writeAttribution(w io.Writer, s *ServerStats) {
+func writeAttribution(w io.Writer, s *ServerStats, width int) {
 	if len(s.Attribution) == 0 {
 		return
 	}
@@ -157,8 +158,8 @@ func writeAttribution(w io.Writer, s *ServerStats) {
 		if a.Others < 0 {
 			rest = fmt.Sprintf("others 0 (the server's count is %.0f behind: it publishes late)", -a.Others)
 		}
-		fmt.Fprintf(w, "        %-37s%.0f (%s): the run %.0f, this sampler %.0f, %s\n",
-			a.Scope+" "+a.What+":", a.Server, a.Counter, a.Run, a.Sampler, rest)
+		fmt.Fprintf(w, "        %-*s%.0f (%s): the run %.0f, this sampler %.0f, %s\n",
+			width, a.Scope+" "+a.What+":", a.Server, a.Counter, a.Run, a.Sampler, rest)
 		others = others || a.OthersActive
 	}
 	if others {
@@ -168,28 +169,69 @@ func writeAttribution(w io.Writer, s *ServerStats) {
 	}
 }
 
-// WriteServer writes the "Server statistics" block.
+// perTransaction are the bytes-written figures, by key, as labelled.
+var perTransaction = []struct{ key, label string }{{"wal_bytes", "WAL/redo log"}, {"binlog_bytes", "binary log"}, {"data_bytes", "data files"}}
+
+// labelWidth is the width of the block's name column: the reference's
+// 37 characters, or the longest name and its colon with a space after,
+// so that no name runs into its value (pg_stat_bgwriter's counters,
+// a long setting).
+func labelWidth(s *ServerStats, counters, gauges []string) int {
+	width := 37
+	fit := func(label string) { width = max(width, utf8.RuneCountInString(label)+1) }
+	for _, st := range s.Settings {
+		fit(st.Name + ":")
+	}
+	for _, a := range s.Attribution {
+		fit(a.Scope + " " + a.What + ":")
+	}
+	for _, k := range perTransaction {
+		if _, ok := s.PerTransaction[k.key]; ok {
+			fit(k.label + s.mark(k.key) + ":")
+		}
+	}
+	for _, k := range append(append([]string{}, counters...), gauges...) {
+		fit(k + s.mark(k) + ":")
+	}
+	return width
+}
+
+// WriteServer writes the "Server statistics" block, its values in one
+// column.
 func WriteServer(w io.Writer, s *ServerStats) {
+	var moved []string
+	for _, k := range shownCounters {
+		if v := s.Counters[k]; v != 0 {
+			moved = append(moved, k)
+		}
+	}
+	gauges := make([]string, 0, len(s.Gauges))
+	for k := range s.Gauges {
+		gauges = append(gauges, k)
+	}
+	sort.Strings(gauges)
+	width := labelWidth(s, moved, gauges)
+
 	fmt.Fprintf(w, "Server statistics (%s):\n", s.Endpoint)
 	if len(s.Settings) > 0 {
 		fmt.Fprintf(w, "    settings:\n")
 		for _, st := range s.Settings {
-			fmt.Fprintf(w, "        %-37s%s\n", st.Name+":", st.Value)
+			fmt.Fprintf(w, "        %-*s%s\n", width, st.Name+":", st.Value)
 		}
 	}
-	writeAttribution(w, s)
+	writeAttribution(w, s, width)
 	fmt.Fprintf(w, "    bytes written per transaction (%d transactions):\n", s.Transactions)
-	for _, k := range []struct{ key, label string }{{"wal_bytes", "WAL/redo log"}, {"binlog_bytes", "binary log"}, {"data_bytes", "data files"}} {
+	for _, k := range perTransaction {
 		if v, ok := s.PerTransaction[k.key]; ok {
-			fmt.Fprintf(w, "        %-37s%.1f\n", k.label+s.mark(k.key)+":", v)
+			fmt.Fprintf(w, "        %-*s%.1f\n", width, k.label+s.mark(k.key)+":", v)
 		}
 	}
 	if c := s.CPU; c != nil {
-		fmt.Fprintf(w, "    %-41savg %.1f%%, peak %.1f%% (pid %d, %d process(es), %d samples)\n", "server CPU"+s.mark("")+":",
+		fmt.Fprintf(w, "    %-*savg %.1f%%, peak %.1f%% (pid %d, %d process(es), %d samples)\n", width+4, "server CPU"+s.mark("")+":",
 			c.AvgPct, c.PeakPct, c.PID, c.Processes, c.Samples)
-		fmt.Fprintf(w, "    %-41speak %.1f MiB\n", "server memory"+s.mark("")+":", float64(c.PeakBytes)/(1<<20))
+		fmt.Fprintf(w, "    %-*speak %.1f MiB\n", width+4, "server memory"+s.mark("")+":", float64(c.PeakBytes)/(1<<20))
 	} else {
-		fmt.Fprintf(w, "    server CPU and memory:               not available (the server is not on this machine)\n")
+		fmt.Fprintf(w, "    %-*snot available (the server is not on this machine)\n", width+4, "server CPU and memory:")
 	}
 	if s.WaitSamples > 0 {
 		fmt.Fprintf(w, "    sessions (%d samples of the run's sessions), by share:\n", s.WaitSamples)
@@ -201,12 +243,6 @@ func WriteServer(w io.Writer, s *ServerStats) {
 			fmt.Fprintf(w, "        %5.1f%%  %s\n", ws.Share*100, ws.Event)
 		}
 	}
-	var moved []string
-	for _, k := range shownCounters {
-		if v := s.Counters[k]; v != 0 {
-			moved = append(moved, k)
-		}
-	}
 	if len(moved) > 0 {
 		fmt.Fprintf(w, "    counters over the run (per transaction):\n")
 		for _, k := range moved {
@@ -215,18 +251,13 @@ func WriteServer(w io.Writer, s *ServerStats) {
 			if s.Transactions > 0 {
 				per = v / float64(s.Transactions)
 			}
-			fmt.Fprintf(w, "        %-37s%-14.0f (%.2f)\n", k+s.mark(k)+":", v, per)
+			fmt.Fprintf(w, "        %-*s%-14.0f (%.2f)\n", width, k+s.mark(k)+":", v, per)
 		}
 	}
-	if len(s.Gauges) > 0 {
+	if len(gauges) > 0 {
 		fmt.Fprintf(w, "    averages over the run:\n")
-		keys := make([]string, 0, len(s.Gauges))
-		for k := range s.Gauges {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(w, "        %-37s%.2f\n", k+s.mark(k)+":", s.Gauges[k])
+		for _, k := range gauges {
+			fmt.Fprintf(w, "        %-*s%.2f\n", width, k+s.mark(k)+":", s.Gauges[k])
 		}
 	}
 	for _, a := range s.Absent {

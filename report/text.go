@@ -19,19 +19,44 @@ func WriteTimestamp(w io.Writer, seconds float64) {
 	fmt.Fprintf(w, "[ %.0fs ] ", seconds)
 }
 
+// WriteStamp writes the prefix of an intermediate line of s: "[ Ns ] ",
+// or "[ warmup Ns ] " for an interval of --warmup-time. sysbench 1.1
+// prints nothing then; ours shows the warm-up, marked so that a reader
+// and a parser of sysbench 1.0.20's lines ("[ 12s ] thds: ...") tell it
+// from the measured intervals, which count again from 1s when it ends.
+func WriteStamp(w io.Writer, s *Stat) {
+	if s.Warmup {
+		fmt.Fprintf(w, "[ warmup %.0fs ] ", s.TimeTotal)
+		return
+	}
+	WriteTimestamp(w, s.TimeTotal)
+}
+
+// writeMorePercentiles writes the percentiles after the first of
+// --percentile=50,99.9 at the end of an intermediate line, each as the
+// first is written, " lat (ms,99.9%): 3.10": the line up to its end stays
+// sysbench's, whose parsers read the first.
+func writeMorePercentiles(w io.Writer, s *Stat) {
+	for i := 1; i < len(s.Percentiles) && i < len(s.LatencyPcts); i++ {
+		fmt.Fprintf(w, " lat (ms,%s%%): %4.2f", pctLabel(s.Percentiles[i]), s.LatencyPcts[i]*1000)
+	}
+}
+
 // WriteIntermediateSQL writes the default intermediate line of a test that
 // talks to a database, plus the --rate queue line when rate is set.
 func WriteIntermediateSQL(w io.Writer, s *Stat, rate bool) {
 	sec := s.TimeInterval
-	WriteTimestamp(w, s.TimeTotal)
-	fmt.Fprintf(w, "thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f err/s: %4.2f reconn/s: %4.2f\n",
+	WriteStamp(w, s)
+	fmt.Fprintf(w, "thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
 		s.ThreadsRunning, float64(s.Events)/sec,
 		float64(s.Reads+s.Writes+s.Other)/sec,
 		float64(s.Reads)/sec, float64(s.Writes)/sec, float64(s.Other)/sec,
 		pctLabel(s.Percentile), s.LatencyPct*1000,
 		float64(s.Errors)/sec, float64(s.Reconnects)/sec)
+	writeMorePercentiles(w, s)
+	fmt.Fprintf(w, "\n")
 	if rate {
-		WriteTimestamp(w, s.TimeTotal)
+		WriteStamp(w, s)
 		fmt.Fprintf(w, "queue length: %d, concurrency: %d\n", s.QueueLength, s.Concurrency)
 	}
 }
@@ -39,12 +64,14 @@ func WriteIntermediateSQL(w io.Writer, s *Stat, rate bool) {
 // WriteIntermediateDefault writes the intermediate line of a test that uses
 // no database (events per second only).
 func WriteIntermediateDefault(w io.Writer, s *Stat, rate bool) {
-	WriteTimestamp(w, s.TimeTotal)
-	fmt.Fprintf(w, "thds: %d eps: %4.2f lat (ms,%s%%): %4.2f\n",
+	WriteStamp(w, s)
+	fmt.Fprintf(w, "thds: %d eps: %4.2f lat (ms,%s%%): %4.2f",
 		s.ThreadsRunning, float64(s.Events)/s.TimeInterval,
 		pctLabel(s.Percentile), s.LatencyPct*1000)
+	writeMorePercentiles(w, s)
+	fmt.Fprintf(w, "\n")
 	if rate {
-		WriteTimestamp(w, s.TimeTotal)
+		WriteStamp(w, s)
 		fmt.Fprintf(w, "queue length: %d concurrency: %d\n", s.QueueLength, s.Concurrency)
 	}
 }

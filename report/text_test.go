@@ -51,6 +51,21 @@ func TestReportFormats(t *testing.T) {
 	WriteIntermediateDefault(&b, s, true)
 	golden(t, "intermediate", b.Bytes())
 
+	// Issue 37 item 11: every percentile of --percentile=50,95,99.9 on the
+	// interval lines, after the reference's line (the first in its
+	// place); and the warm-up's lines marked.
+	b.Reset()
+	more := *s
+	more.Percentile, more.LatencyPct = 50, 0.0061
+	more.Percentiles, more.LatencyPcts = []float64{50, 95, 99.9}, []float64{0.0061, 0.00939, 0.0189}
+	WriteIntermediateSQL(&b, &more, true)
+	WriteIntermediateDefault(&b, &more, false)
+	warm := *s
+	warm.Warmup, warm.TimeTotal = true, 2.0001
+	WriteIntermediateSQL(&b, &warm, true)
+	WriteIntermediateDefault(&b, &warm, false)
+	golden(t, "intermediate-beyond", b.Bytes())
+
 	b.Reset()
 	WriteSQLStatistics(&b, s)
 	WriteGeneralStatistics(&b, s)

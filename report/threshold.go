@@ -15,7 +15,7 @@ import (
 // errors<0.1%). A run that misses one exits with ThresholdsFailed.
 type Threshold struct {
 	Expr    string
-	measure string  // "p", "avg", "min", "max", "tps", "qps", "errors", "reconnects", "failed", "retries"
+	measure string  // "p", "avg", "min", "max", "tps", "qps", "errors", "error_count", "reconnects", "failed", "retries"
 	pct     float64 // for "p"
 	op      string
 	bound   float64 // ns for latencies, a fraction for errors, else as is
@@ -29,8 +29,8 @@ const ThresholdsFailed = 99
 var thresholdMeasures = map[string]string{
 	"avg": "latency", "min": "latency", "max": "latency",
 	"tps": "rate", "eps": "rate", "qps": "rate",
-	"errors":     "ratio",
-	"reconnects": "count", "failed": "count", "retries": "count",
+	"errors":      "ratio",
+	"error_count": "count", "reconnects": "count", "failed": "count", "retries": "count",
 }
 
 // ParseThreshold parses an expression; the error says what is wrong in it.
@@ -58,7 +58,7 @@ func ParseThreshold(expr string) (Threshold, error) {
 	if err != nil {
 		return t, fmt.Errorf("invalid --threshold '%s': %v", expr, err)
 	}
-	if t.bound, err = parseBound(rest, kind); err != nil {
+	if t.bound, err = parseBound(rest, kind, t.op); err != nil {
 		return t, fmt.Errorf("invalid --threshold '%s': %v", expr, err)
 	}
 	return t, nil
@@ -78,12 +78,15 @@ func (t *Threshold) parseMeasure(name string) (kind string, err error) {
 		t.measure, t.pct = "p", v
 		return "latency", nil
 	}
-	return "", fmt.Errorf("unknown measure '%s' (p<N>, avg, min, max, tps, qps, errors, reconnects, failed, retries)", name)
+	return "", fmt.Errorf("unknown measure '%s' (p<N>, avg, min, max, tps, qps, errors, error_count, reconnects, failed, retries)", name)
 }
 
 // parseBound reads a bound: latencies in us, ms (the default) or s; the
-// error ratio as a percentage (0.1%) or a fraction (0.001).
-func parseBound(s, kind string) (float64, error) {
+// error ratio as a percentage (0.1%) or a fraction below 1 (0.001). A
+// bare number of 1 or more for the ratio is refused: errors<5 reads as 5
+// errors, 5% or 5 per second as much as a fraction of 5, and as a
+// fraction it could never fail.
+func parseBound(s, kind, op string) (float64, error) {
 	num, unit := s, ""
 	if j := strings.IndexFunc(s, func(r rune) bool {
 		return (r < '0' || r > '9') && r != '.' && r != '-' && r != '+' && r != 'e' && r != 'E'
@@ -102,10 +105,14 @@ func parseBound(s, kind string) (float64, error) {
 		}
 		return v * mult, nil
 	case "ratio":
-		switch unit {
-		case "%":
+		switch {
+		case unit == "%" && v > 100:
+			return 0, fmt.Errorf("errors is a share of the events tried: %s is above 100%%", s)
+		case unit == "%":
 			return v / 100, nil
-		case "":
+		case unit == "" && v >= 1:
+			return 0, fmt.Errorf("errors is a share of the events tried: a bare %s is ambiguous: errors%s%s%% for a percentage, errors%s%g (a fraction below 1), error_count%s%s for a count", s, op, s, op, v/100, op, s)
+		case unit == "":
 			return v, nil
 		}
 		return 0, fmt.Errorf("an error ratio takes %% or no unit, not '%s'", unit)
@@ -149,6 +156,8 @@ func (t Threshold) Measure(w *metrics.Snapshot) float64 {
 			return 0
 		}
 		return float64(c[metrics.CntError]) / float64(tried)
+	case "error_count":
+		return float64(c[metrics.CntError])
 	case "reconnects":
 		return float64(c[metrics.CntReconnect])
 	case "failed":
