@@ -58,7 +58,7 @@ type conn struct {
 	buf  []byte         // client-side substituted query text
 	// statusAt is the index of go-sql-driver's status field (escapes.go).
 	statusAt int
-	rows driver.Rows    // a multi-statement result with results left
+	rows     driver.Rows // a multi-statement result with results left
 
 	wire   *wire // our own execute path (wire.go); kept for its buffers
 	wireOn bool  // wire speaks on the current connection

@@ -33,7 +33,7 @@ type conn struct {
 	gen     int
 	stmtSeq int
 
-	copyBuf    []byte // BulkInsert's COPY data, reused
+	copyBuf []byte // BulkInsert's COPY data, reused
 
 	// results of the last call; more than one after a multi-statement query.
 	results []*result
