@@ -12,7 +12,7 @@ var _ drivers.BulkLoader = (*conn)(nil)
 
 // BulkInsert loads the rows of a multi-row INSERT of literals through
 // COPY ... FROM STDIN, which PostgreSQL ingests several times faster than
-// the INSERT (about 4× on `oltp_*` prepare). It takes the statement only
+// the INSERT (docs/drivers.md). It takes the statement only
 // when COPY stores the same rows and fails with the same errors as the
 // INSERT would: into a plain table without rules or row security, whose
 // columns the rows fill exactly and none of which is generated, with

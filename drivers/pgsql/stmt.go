@@ -252,10 +252,25 @@ func appendParamText(buf []byte, oid uint32, a *drivers.Value) []byte {
 	return append(buf, a.Str...)
 }
 
-// typeNames are the SQL names of the declared parameter types.
-var typeNames = map[uint32]string{
-	oidInt2: "int2", oidInt4: "int4", oidInt8: "int8", oidFloat4: "float4", oidFloat8: "float8",
-	oidVarchar: "varchar", oidTS: "timestamp",
+// typeName is the SQL name of a declared parameter type, "" for none.
+func typeName(oid uint32) string {
+	switch oid {
+	case oidInt2:
+		return "int2"
+	case oidInt4:
+		return "int4"
+	case oidInt8:
+		return "int8"
+	case oidFloat4:
+		return "float4"
+	case oidFloat8:
+		return "float8"
+	case oidVarchar:
+		return "varchar"
+	case oidTS:
+		return "timestamp"
+	}
+	return ""
 }
 
 // substitute appends the statement's text to dst with each placeholder
@@ -282,7 +297,7 @@ func (s *stmt) substitute(dst []byte, args []drivers.Value) []byte {
 			dst = appendParamText(dst, oid, a)
 			dst = quote(dst, start)
 		}
-		if name := typeNames[oid]; name != "" {
+		if name := typeName(oid); name != "" {
 			if !a.Null && !fits(oid, a) {
 				// Out of the type's range: read at execution, as the
 				// prepared statement reads its text parameter, so that a
