@@ -60,10 +60,10 @@ func TestFastPathsGiveTheSameRows(t *testing.T) {
 	}
 }
 
-// TestFastPathsListed fails for a driver that takes a way round the
-// statement as written without a drivers.FastPaths entry of that kind: a
-// connection that is a BulkLoader, or a package that substitutes
-// parameters on the client or rewrites INSERTs.
+// TestFastPathsListed fails for a driver package whose source takes a way
+// round the statement as written (a BulkInsert method, a rewritten INSERT,
+// parameters substituted on the client) without a drivers.FastPaths entry
+// of that kind, and for an entry whose driver shows no such sign.
 func TestFastPathsListed(t *testing.T) {
 	has := func(driver string, kind drivers.FastPathKind) bool {
 		return slices.ContainsFunc(drivers.FastPaths, func(fp drivers.FastPath) bool { return fp.Driver == driver && fp.Kind == kind })
@@ -83,6 +83,7 @@ func TestFastPathsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
+	seen := map[string]bool{} // driver + kind
 	for _, d := range dirs {
 		if !d.IsDir() || d.Name() == "testdata" {
 			continue
@@ -99,6 +100,7 @@ func TestFastPathsListed(t *testing.T) {
 			for _, s := range signs {
 				if s.re.Match(src) {
 					checked++
+					seen[fmt.Sprint(d.Name(), s.kind)] = true
 					if !has(d.Name(), s.kind) {
 						t.Errorf("%s takes a fast path (%s) that drivers.FastPaths does not list for %q", f, s.re, d.Name())
 					}
@@ -108,6 +110,11 @@ func TestFastPathsListed(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no fast path found in the driver packages: the signs are out of date")
+	}
+	for _, fp := range drivers.FastPaths {
+		if !seen[fmt.Sprint(fp.Driver, fp.Kind)] {
+			t.Errorf("%q is listed, but drivers/%s shows no sign of it", fp.Name, fp.Driver)
+		}
 	}
 }
 
