@@ -105,13 +105,142 @@ func Unquote(dst []byte, raw string) []byte {
 	}
 }
 
+// ColumnClass is what a column's type makes of the literals of an INSERT,
+// as far as the COPY fast path needs to know: the SQL text of a literal
+// and its COPY text are read differently by the server for some pairs of
+// literal and column (see CopySafe).
+type ColumnClass uint8
+
+// Column classes.
+const (
+	// ColOther is any type not below (text, dates, bytea, ...): a number
+	// or boolean literal is first a number or boolean there, and the
+	// assignment converts it (or refuses to), while COPY would feed its
+	// text to the type's input function.
+	ColOther ColumnClass = iota
+	// ColInteger is smallint, integer and bigint.
+	ColInteger
+	// ColDecimal is numeric (decimal).
+	ColDecimal
+	// ColFloat is real and double precision.
+	ColFloat
+	// ColBool is boolean.
+	ColBool
+)
+
+// CopySafe reports whether a literal of the given kind and raw text (see
+// ParseInsert) stores the same value, or fails with the same error, when
+// its COPY text goes to the input function of a column of class cl as
+// when PostgreSQL evaluates it as a literal of an INSERT and assigns it.
+//
+// A quoted string is an untyped literal, which the assignment turns into
+// the column's type with that same input function, and NULL is NULL
+// anywhere: both are always safe. A number literal is an integer (when
+// it is one that fits 64 bits) or a numeric, then cast: into an integer
+// column that rounds a fraction or an exponent form
+// (-6.7619484630773e+17) where the integer input refuses it, so only
+// plain integers are safe there; a numeric column reads any form alike;
+// a float column too, except a negative zero, which the literal loses
+// (numeric has none) and the float input keeps. Number literals are not
+// assignable to booleans, dates or strings the way their text is read
+// there (1 into a boolean column is an error, 20200101 into a date one is
+// not; 1e3 into text is "1000"), and TRUE/FALSE only to booleans.
+func CopySafe(cl ColumnClass, kind LiteralKind, raw string) bool {
+	switch kind {
+	case LitString, LitNull:
+		return true
+	case LitTrue, LitFalse:
+		return cl == ColBool
+	}
+	switch cl {
+	case ColInteger:
+		return plainInteger(raw)
+	case ColDecimal:
+		return true
+	case ColFloat:
+		return !negativeZero(raw)
+	}
+	return false
+}
+
+// plainInteger: an optional sign and decimal digits only.
+func plainInteger(raw string) bool {
+	if raw != "" && (raw[0] == '-' || raw[0] == '+') {
+		raw = raw[1:]
+	}
+	if raw == "" {
+		return false
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] < '0' || raw[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// negativeZero: a number literal with a minus sign whose digits are all
+// zeros (-0, -0.0, -0e5, -.0).
+func negativeZero(raw string) bool {
+	if raw == "" || raw[0] != '-' {
+		return false
+	}
+	for i := 1; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == 'e' || c == 'E':
+			return true
+		case c != '0' && c != '.':
+			return false
+		}
+	}
+	return true
+}
+
+// InsertTarget parses the start of a multi-row INSERT (see ParseInsert)
+// and returns its table as written and the columns of its column list,
+// nil when there is none.
+func InsertTarget(query string) (table string, columns []string, ok bool) {
+	p := &valuesParser{s: query}
+	if !p.keyword("INSERT") || !p.keyword("INTO") {
+		return "", nil, false
+	}
+	p.space()
+	start := p.i
+	if !p.ident() {
+		return "", nil, false
+	}
+	table = query[start:p.i]
+	p.space()
+	if p.peek() == '(' {
+		_, good := p.tuple(func(int) bool {
+			s := p.i
+			if !p.ident() {
+				return false
+			}
+			columns = append(columns, query[s:p.i])
+			return true
+		})
+		if !good {
+			return "", nil, false
+		}
+	}
+	return table, columns, true
+}
+
 // CopyText converts a multi-row INSERT of literals (see ParseInsert) into
 // the COPY target and the rows in COPY's text format (tab-separated
-// columns, \N for NULL, backslash escapes), appended to dst.
-func CopyText(dst []byte, query string, backslashEscapes bool) (target string, data []byte, rows int, ok bool) {
+// columns, \N for NULL, backslash escapes), appended to dst. classes are
+// the classes of the columns the rows fill, in order; the statement is
+// refused (ok false) when its rows have another number of values, or when
+// a value is not CopySafe for its column.
+func CopyText(dst []byte, query string, backslashEscapes bool, classes []ColumnClass) (target string, data []byte, rows int, ok bool) {
 	data = dst
 	started := false
-	target, rows, _, ok = ParseInsert(query, backslashEscapes, func(col int, kind LiteralKind, raw string) bool {
+	var ncols int
+	target, rows, ncols, ok = ParseInsert(query, backslashEscapes, func(col int, kind LiteralKind, raw string) bool {
+		if col >= len(classes) || !CopySafe(classes[col], kind, raw) {
+			return false
+		}
 		switch {
 		case col > 0:
 			data = append(data, '\t')
@@ -149,7 +278,7 @@ func CopyText(dst []byte, query string, backslashEscapes bool) (target string, d
 		}
 		return true
 	})
-	if !ok {
+	if !ok || ncols != len(classes) {
 		return "", dst, 0, false
 	}
 	return target, append(data, '\n'), rows, true

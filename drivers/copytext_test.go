@@ -6,21 +6,25 @@ import (
 	"testing"
 )
 
+var other = []ColumnClass{ColOther}
+
 func TestCopyText(t *testing.T) {
 	cases := []struct {
 		in, target, data string
 		rows             int
+		classes          []ColumnClass
 	}{
 		{"INSERT INTO sbtest1(k, c, pad) VALUES(1, 'a', 'b'),(2,'c d','e''f')",
-			"sbtest1 (k, c, pad)", "1\ta\tb\n2\tc d\te'f\n", 2},
-		{"insert into t values (-1.5, NULL, TRUE, false, 2e3)", "t", "-1.5\t\\N\tt\tf\t2e3\n", 1},
-		{"INSERT INTO s.t (a) VALUES ('tab\there'), ('new\nline');", "s.t (a)", "tab\\there\nnew\\nline\n", 2},
-		{"INSERT INTO t (a) VALUES ('back\\slash')", "t (a)", "back\\\\slash\n", 1},
+			"sbtest1 (k, c, pad)", "1\ta\tb\n2\tc d\te'f\n", 2, []ColumnClass{ColInteger, ColOther, ColOther}},
+		{"insert into t values (-1.5, NULL, TRUE, false, 2e3)", "t", "-1.5\t\\N\tt\tf\t2e3\n", 1,
+			[]ColumnClass{ColDecimal, ColInteger, ColBool, ColBool, ColFloat}},
+		{"INSERT INTO s.t (a) VALUES ('tab\there'), ('new\nline');", "s.t (a)", "tab\\there\nnew\\nline\n", 2, other},
+		{"INSERT INTO t (a) VALUES ('back\\slash')", "t (a)", "back\\\\slash\n", 1, other},
 		// rows of empty strings are still rows
-		{"INSERT INTO t (a) VALUES (''), ('')", "t (a)", "\n\n", 2},
+		{"INSERT INTO t (a) VALUES (''), ('')", "t (a)", "\n\n", 2, other},
 	}
 	for _, c := range cases {
-		target, data, rows, ok := CopyText(nil, c.in, false)
+		target, data, rows, ok := CopyText(nil, c.in, false, c.classes)
 		if !ok || target != c.target || string(data) != c.data || rows != c.rows {
 			t.Errorf("CopyText(%q) = %q, %q, %d, %v; want %q, %q, %d", c.in, target, data, rows, ok, c.target, c.data, c.rows)
 		}
@@ -37,9 +41,13 @@ func TestCopyText(t *testing.T) {
 		"UPDATE t SET a = 1",
 		"INSERT INTO \"T\" (a) VALUES (1)",
 		"INSERT INTO t VALUES (1, 2), (3)",
+		"INSERT INTO t (a) VALUES ('x')",           // fewer values than columns
+		"INSERT INTO t (a) VALUES ('x', 'y', 'z')", // more
+		"INSERT INTO t (a) VALUES (1)",             // a number into a string column
+		"INSERT INTO t (a) VALUES (TRUE)",          // a boolean into a string column
 	}
 	for _, q := range refused {
-		if _, _, _, ok := CopyText(nil, q, false); ok {
+		if _, _, _, ok := CopyText(nil, q, false, []ColumnClass{ColOther, ColOther}); ok {
 			t.Errorf("CopyText(%q) accepted", q)
 		}
 	}
@@ -49,19 +57,54 @@ func TestCopyText(t *testing.T) {
 		"INSERT INTO t (a, b) VALUES ('a\\', 'b')",    // MySQL reads 'a\', ' as one string
 		"INSERT INTO t (a) VALUES ('it''s\\'), ('x')", // after a doubled quote
 	} {
-		if _, _, _, ok := CopyText(nil, q, true); ok {
+		if _, _, _, ok := CopyText(nil, q, true, []ColumnClass{ColOther, ColOther}); ok {
 			t.Errorf("CopyText(%q) accepted: a backslash is refused when it may be an escape", q)
 		}
 	}
 	// Without escapes a backslash is a character like any other.
-	if target, data, rows, ok := CopyText(nil, "INSERT INTO t (a, b) VALUES ('a\\', 'b')", false); !ok || target != "t (a, b)" || string(data) != "a\\\\\tb\n" || rows != 1 {
+	if target, data, rows, ok := CopyText(nil, "INSERT INTO t (a, b) VALUES ('a\\', 'b')", false, []ColumnClass{ColOther, ColOther}); !ok || target != "t (a, b)" || string(data) != "a\\\\\tb\n" || rows != 1 {
 		t.Errorf("standard strings: %q, %q, %d, %v", target, data, rows, ok)
 	}
 	// The destination buffer is reused.
 	buf := make([]byte, 0, 64)
-	_, data, _, _ := CopyText(buf, "INSERT INTO t (a) VALUES (1)", false)
+	_, data, _, _ := CopyText(buf, "INSERT INTO t (a) VALUES (1)", false, []ColumnClass{ColInteger})
 	if &data[0] != &buf[:1][0] {
 		t.Error("CopyText did not append to dst")
+	}
+}
+
+// TestCopySafe: which literals COPY may carry into which columns. A
+// number in exponent form or with a fraction is an integer column's only
+// after rounding, which COPY's integer input refuses to do.
+func TestCopySafe(t *testing.T) {
+	for _, c := range []struct {
+		cl   ColumnClass
+		kind LiteralKind
+		raw  string
+		want bool
+	}{
+		{ColInteger, LitNumber, "-6.7619484630773e+17", false},
+		{ColInteger, LitNumber, "1e3", false},
+		{ColInteger, LitNumber, "1.0", false},
+		{ColInteger, LitNumber, "-9223372036854775808", true},
+		{ColInteger, LitNumber, "+007", true},
+		{ColInteger, LitTrue, "", false},
+		{ColInteger, LitString, "1.5", true}, // the integer input reads it either way
+		{ColDecimal, LitNumber, "1.5E-3", true},
+		{ColFloat, LitNumber, "-6.7619484630773e+17", true},
+		{ColFloat, LitNumber, "-0", false},
+		{ColFloat, LitNumber, "-0.0e7", false},
+		{ColFloat, LitNumber, "-0.01", true},
+		{ColFloat, LitNumber, "0", true},
+		{ColBool, LitTrue, "", true},
+		{ColBool, LitNumber, "1", false},
+		{ColOther, LitNumber, "20200101", false},
+		{ColOther, LitNull, "", true},
+		{ColOther, LitString, "2020-01-01", true},
+	} {
+		if got := CopySafe(c.cl, c.kind, c.raw); got != c.want {
+			t.Errorf("CopySafe(%d, %d, %q) = %v", c.cl, c.kind, c.raw, got)
+		}
 	}
 }
 

@@ -18,20 +18,41 @@ const (
 	// DialectStandard only doubles quotes, as standard SQL strings want
 	// (PostgreSQL, SQLite, MySQL with NO_BACKSLASH_ESCAPES).
 	DialectStandard
+	// DialectSQLite is DialectStandard with SQLite's forms of the floats
+	// that have no literal elsewhere: 9e999 for infinity, NULL for NaN
+	// (which SQLite binds as NULL).
+	DialectSQLite
+	// DialectMySQLNoBackslashEscapes is MySQL under the sql_mode
+	// NO_BACKSLASH_ESCAPES: its comments, standard strings.
+	DialectMySQLNoBackslashEscapes
 )
+
+// isMySQL: MySQL's comments ('#', "-- " with a space) and double-quoted
+// strings.
+func (d Dialect) isMySQL() bool { return d == DialectMySQL || d == DialectMySQLNoBackslashEscapes }
 
 // ErrParamCount is returned by Interpolate when the number of placeholders
 // and of arguments differ.
 var ErrParamCount = errors.New("wrong number of parameters")
+
+// ErrNoLiteral is returned (wrapped) by Interpolate for a value the
+// dialect has no literal for (NaN or an infinity, but in SQLite): the
+// driver then runs the statement as written, prepared on the server, or
+// fails with it.
+var ErrNoLiteral = errors.New("has no SQL literal")
 
 // Interpolate appends query to dst with every '?' placeholder replaced by
 // the SQL literal of the next argument. This is --db-ps-mode=disable:
 // parameters substituted on the client. Question marks inside string
 // literals, quoted identifiers and comments are left alone.
 //
-// Integers print in decimal, floats in their shortest exact form, NULLs as
-// NULL and everything else (strings, dates, times) as a quoted, escaped
-// string literal.
+// Each literal reads as the value the prepared statement would bind:
+// integers print in decimal; floats, which drivers bind as doubles, in
+// the shortest exponent form that reads back as the same double (2.5e+00,
+// -0e+00), which MySQL and SQLite read as a double, not as the exact
+// decimal that 2.5 would be (2.5 into an integer column rounds to 3 as a
+// decimal and to 2 as a double); NULLs as NULL; everything else (strings,
+// dates, times) as a quoted, escaped string literal.
 func Interpolate(dst []byte, query string, args []Value, d Dialect) ([]byte, error) {
 	n := 0
 	last := 0
@@ -41,11 +62,11 @@ func Interpolate(dst []byte, query string, args []Value, d Dialect) ([]byte, err
 		case '\'', '"', '`':
 			i = skipQuoted(query, i, d)
 		case '-':
-			if i+1 < len(query) && query[i+1] == '-' && (d != DialectMySQL || i+2 >= len(query) || isSpace(query[i+2])) {
+			if i+1 < len(query) && query[i+1] == '-' && (!d.isMySQL() || i+2 >= len(query) || isSpace(query[i+2])) {
 				i = skipLine(query, i)
 			}
 		case '#':
-			if d == DialectMySQL {
+			if d.isMySQL() {
 				i = skipLine(query, i)
 			}
 		case '/':
@@ -79,14 +100,17 @@ func AppendLiteral(dst []byte, v *Value, d Dialect) ([]byte, error) {
 	case v.Type.IsInteger():
 		return strconv.AppendInt(dst, v.Int, 10), nil
 	case v.Type.IsFloat():
-		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
-			return dst, fmt.Errorf("%v has no SQL literal", v.Float)
+		switch f := v.Float; {
+		case d == DialectSQLite && math.IsNaN(f):
+			return append(dst, "NULL"...), nil
+		case d == DialectSQLite && math.IsInf(f, 1):
+			return append(dst, "9e999"...), nil
+		case d == DialectSQLite && math.IsInf(f, -1):
+			return append(dst, "-9e999"...), nil
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			return dst, fmt.Errorf("%v %w", f, ErrNoLiteral)
 		}
-		bits := 64
-		if v.Type == TypeFloat {
-			bits = 32
-		}
-		return strconv.AppendFloat(dst, v.Float, 'g', -1, bits), nil
+		return strconv.AppendFloat(dst, v.Float, 'e', -1, 64), nil
 	}
 	return AppendQuoted(dst, v.Str, d), nil
 }
@@ -94,7 +118,7 @@ func AppendLiteral(dst []byte, v *Value, d Dialect) ([]byte, error) {
 // AppendQuoted appends s as a quoted string literal.
 func AppendQuoted(dst []byte, s []byte, d Dialect) []byte {
 	dst = append(dst, '\'')
-	if d == DialectStandard {
+	if d != DialectMySQL {
 		for _, c := range s {
 			if c == '\'' {
 				dst = append(dst, '\'')

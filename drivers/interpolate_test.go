@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -21,7 +22,12 @@ func TestInterpolate(t *testing.T) {
 		{"SELECT '?', \"?\", `?`, ? -- ?\n", []Value{i(1)}, DialectMySQL, "SELECT '?', \"?\", `?`, 1 -- ?\n"},
 		{"SELECT 'a\\'?', ? /* ? */ # ?", []Value{i(2)}, DialectMySQL, "SELECT 'a\\'?', 2 /* ? */ # ?"},
 		{"SELECT 'it''s ?', ?", []Value{i(3)}, DialectStandard, "SELECT 'it''s ?', 3"},
-		{"SELECT ?, ?", []Value{{Type: TypeDouble, Float: 0.1}, {Type: TypeFloat, Float: float64(float32(0.1))}}, DialectMySQL, "SELECT 0.1, 0.1"},
+		// Floats are bound as doubles: a double literal stands for them.
+		{"SELECT ?, ?, ?", []Value{{Type: TypeDouble, Float: 0.1}, {Type: TypeFloat, Float: float64(float32(0.1))}, {Type: TypeDouble, Float: math.Copysign(0, -1)}},
+			DialectMySQL, "SELECT 1e-01, 1.0000000149011612e-01, -0e+00"},
+		{"SELECT ?, ?, ?", []Value{{Type: TypeDouble, Float: math.NaN()}, {Type: TypeDouble, Float: math.Inf(1)}, {Type: TypeFloat, Float: math.Inf(-1)}},
+			DialectSQLite, "SELECT NULL, 9e999, -9e999"},
+		{"SELECT ? # ?\n", []Value{s("a\\b'c")}, DialectMySQLNoBackslashEscapes, "SELECT 'a\\b''c' # ?\n"},
 		{"SELECT ?", []Value{{Type: TypeDateTime, Str: []byte("2024-01-02 03:04:05")}}, DialectMySQL, "SELECT '2024-01-02 03:04:05'"},
 	}
 	for _, tt := range tests {
@@ -33,6 +39,9 @@ func TestInterpolate(t *testing.T) {
 		if string(got) != tt.want {
 			t.Errorf("Interpolate(%q)\n got %s\nwant %s", tt.query, got, tt.want)
 		}
+	}
+	if _, err := Interpolate(nil, "SELECT ?", []Value{{Type: TypeDouble, Float: math.NaN()}}, DialectMySQL); !errors.Is(err, ErrNoLiteral) {
+		t.Errorf("NaN in MySQL: %v", err)
 	}
 	for _, q := range []string{"SELECT ?, ?", "SELECT 1"} {
 		if _, err := Interpolate(nil, q, []Value{i(1)}, DialectMySQL); !errors.Is(err, ErrParamCount) {

@@ -18,7 +18,7 @@ func Normalize(query string, d Dialect) string {
 		case isSpace(c):
 			space = b.Len() > 0
 			continue
-		case c == '-' && i+1 < len(query) && query[i+1] == '-', c == '#' && d == DialectMySQL:
+		case c == '-' && i+1 < len(query) && query[i+1] == '-', c == '#' && d.isMySQL():
 			i = skipLine(query, i)
 			space = b.Len() > 0
 			continue
@@ -32,7 +32,7 @@ func Normalize(query string, d Dialect) string {
 			space = false
 		}
 		switch {
-		case c == '\'' || (c == '"' && d == DialectMySQL):
+		case c == '\'' || (c == '"' && d.isMySQL()):
 			i = skipQuoted(query, i, d)
 			b.WriteByte('?')
 		case c == '"' || c == '`':

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/internal/luacomp"
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
@@ -577,11 +577,10 @@ func connBulkNext(L *lua.LState) int {
 			case lua.LString:
 				c.row = append(c.row, x...)
 			case lua.LNumber:
-				if f := float64(x); f == float64(int64(f)) {
-					c.row = strconv.AppendInt(c.row, int64(f), 10)
-				} else {
-					c.row = append(c.row, x.String()...)
-				}
+				// As the concatenation writes it (LuaJIT's %.14g: 2^60
+				// is 1.1529215046068e+18): exact digits would store
+				// another value than the script's string does.
+				c.row = luanum.Append(c.row, float64(x))
 			default:
 				L.ArgError(i, "string expected, got "+x.Type().String())
 			}

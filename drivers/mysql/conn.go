@@ -56,7 +56,9 @@ type conn struct {
 	dest []driver.Value // row buffer for rows.Next
 	args []driver.Value // statement arguments
 	buf  []byte         // client-side substituted query text
-	rows driver.Rows    // a multi-statement result with results left
+	// statusAt is the index of go-sql-driver's status field (escapes.go).
+	statusAt int
+	rows     driver.Rows // a multi-statement result with results left
 
 	wire   *wire // our own execute path (wire.go); kept for its buffers
 	wireOn bool  // wire speaks on the current connection
@@ -103,6 +105,7 @@ func (c *conn) connect(ctx context.Context) error {
 		return errors.New("go-sql-driver/mysql connection lacks Queryer/Execer")
 	}
 	c.dc, c.queryer, c.execer = dc, q, e
+	c.statusAt = statusField(dc)
 	c.gen++
 	c.wireOn = false
 	if !c.observer && c.d.sessions.Tracking() {
@@ -508,8 +511,21 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		return nil, c.gone(ctx, s.query, op)
 	}
 	if s.emulated {
-		buf, err := drivers.Interpolate(c.buf[:0], s.query, args, drivers.DialectMySQL)
+		buf, err := drivers.Interpolate(c.buf[:0], s.query, args, c.dialect())
 		c.buf = buf
+		if errors.Is(err, drivers.ErrNoLiteral) {
+			// A value that no text can stand for: this execution goes
+			// as written, prepared on the server, as the statement would
+			// have without --db-ps-mode=disable.
+			res, op, err := s.execute(args)
+			if err != nil {
+				if op == "" {
+					return nil, err
+				}
+				return nil, c.fail(ctx, err, queryFor(op, s.query), op)
+			}
+			return res, nil
+		}
 		if err != nil {
 			c.d.log.Fatalf("%s", err)
 			return nil, &drivers.Error{Kind: drivers.Fatal, Code: crUnknownError, State: "HY000", Msg: err.Error(), Query: s.query, Op: "mysql_drv_execute()"}

@@ -33,10 +33,7 @@ type conn struct {
 	gen     int
 	stmtSeq int
 
-	// stdStrings is standard_conforming_strings: when off, backslashes in
-	// client-side substituted strings must be doubled.
-	stdStrings bool
-	copyBuf    []byte // BulkInsert's COPY data, reused
+	copyBuf []byte // BulkInsert's COPY data, reused
 
 	// results of the last call; more than one after a multi-statement query.
 	results []*result
@@ -92,7 +89,6 @@ func (c *conn) dial(ctx context.Context) error {
 	if !c.observer {
 		c.sess = c.d.sessions.Open(strconv.FormatUint(uint64(pg.PID()), 10))
 	}
-	c.stdStrings = pg.ParameterStatus("standard_conforming_strings") != "off"
 	return nil
 }
 

@@ -90,12 +90,7 @@ func (s *stmt) prepare(ctx context.Context, args []drivers.Value) error {
 		oid := paramOID(a.Type)
 		s.types = append(s.types, a.Type)
 		s.oids = append(s.oids, oid)
-		var f int16 // text
-		switch oid {
-		case oidInt2, oidInt4, oidInt8, oidFloat4, oidFloat8:
-			f = 1 // binary: no formatting or parsing of numbers
-		}
-		s.formats = append(s.formats, f)
+		s.formats = append(s.formats, 0) // set per value by encode
 	}
 	sd, err := c.pg.Prepare(context.Background(), c.stmtName(), s.pgQuery, s.oids)
 	c.end()
@@ -121,16 +116,7 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 			Query: s.query, Op: "PQexecPrepared()"}
 	}
 	if s.emulated {
-		dialect := drivers.DialectStandard
-		if !c.stdStrings {
-			// Backslashes escape in '...' literals then, as in MySQL.
-			dialect = drivers.DialectMySQL
-		}
-		var err error
-		c.sqlBuf, err = drivers.Interpolate(c.sqlBuf[:0], s.query, args, dialect)
-		if err != nil {
-			return nil, &drivers.Error{Kind: drivers.Fatal, Msg: err.Error(), Query: s.query, Op: "PQexec()"}
-		}
+		c.sqlBuf = s.substitute(c.sqlBuf[:0], args)
 		return c.exec(ctx, string(c.sqlBuf), "PQexec")
 	}
 	if s.sd == nil || s.gen != c.gen || !s.sameTypes(args) {
@@ -168,7 +154,10 @@ func (s *stmt) sameTypes(args []drivers.Value) bool {
 }
 
 // encode writes the parameters into s.buf: integers and floats in binary
-// as declared, everything else as text.
+// as declared, everything else as text. A number the declared type cannot
+// hold (40000 for a smallint, 1e300 for a real) goes as its text, which
+// the server refuses with its out-of-range error, rather than cut to the
+// type's width.
 func (s *stmt) encode(args []drivers.Value) {
 	buf := s.buf[:0]
 	if buf == nil {
@@ -181,26 +170,24 @@ func (s *stmt) encode(args []drivers.Value) {
 			s.bounds[i] = -1
 			continue
 		}
-		switch s.oids[i] {
-		case oidInt2:
+		oid := s.oids[i]
+		s.formats[i] = 0 // text
+		if isBinary(oid) && fits(oid, a) {
+			s.formats[i] = 1 // binary: no formatting or parsing of numbers
+		}
+		switch {
+		case s.formats[i] == 0:
+			buf = appendParamText(buf, oid, a)
+		case oid == oidInt2:
 			buf = binary.BigEndian.AppendUint16(buf, uint16(a.Int))
-		case oidInt4:
+		case oid == oidInt4:
 			buf = binary.BigEndian.AppendUint32(buf, uint32(a.Int))
-		case oidInt8:
+		case oid == oidInt8:
 			buf = binary.BigEndian.AppendUint64(buf, uint64(a.Int))
-		case oidFloat4:
+		case oid == oidFloat4:
 			buf = binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(a.Float)))
-		case oidFloat8:
+		case oid == oidFloat8:
 			buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(a.Float))
-		default:
-			switch {
-			case a.Type.IsInteger():
-				buf = strconv.AppendInt(buf, a.Int, 10)
-			case a.Type.IsFloat():
-				buf = strconv.AppendFloat(buf, a.Float, 'g', -1, 64)
-			default:
-				buf = append(buf, a.Str...)
-			}
 		}
 		s.bounds[i] = int32(len(buf))
 	}
@@ -215,6 +202,152 @@ func (s *stmt) encode(args []drivers.Value) {
 		start = end
 	}
 	s.buf = buf
+}
+
+// isBinary: parameters declared with oid are sent in binary.
+func isBinary(oid uint32) bool {
+	switch oid {
+	case oidInt2, oidInt4, oidInt8, oidFloat4, oidFloat8:
+		return true
+	}
+	return false
+}
+
+// fits reports whether the declared type oid holds a's value.
+func fits(oid uint32, a *drivers.Value) bool {
+	switch oid {
+	case oidInt2:
+		return a.Int >= math.MinInt16 && a.Int <= math.MaxInt16
+	case oidInt4:
+		return a.Int >= math.MinInt32 && a.Int <= math.MaxInt32
+	case oidFloat4:
+		f := float32(a.Float)
+		return !(math.IsInf(float64(f), 0) && !math.IsInf(a.Float, 0)) && !(f == 0 && a.Float != 0)
+	}
+	return true
+}
+
+// appendParamText appends the text of a parameter declared as oid: the
+// server's input function for that type reads it as the value (or, for a
+// number out of the type's range, refuses it).
+func appendParamText(buf []byte, oid uint32, a *drivers.Value) []byte {
+	switch {
+	case a.Type.IsInteger():
+		return strconv.AppendInt(buf, a.Int, 10)
+	case a.Type.IsFloat():
+		f, bits := a.Float, 64
+		if oid == oidFloat4 && fits(oid, a) {
+			f, bits = float64(float32(f)), 32
+		}
+		switch {
+		case math.IsNaN(f):
+			return append(buf, "NaN"...)
+		case math.IsInf(f, 1):
+			return append(buf, "Infinity"...)
+		case math.IsInf(f, -1):
+			return append(buf, "-Infinity"...)
+		}
+		return strconv.AppendFloat(buf, f, 'g', -1, bits)
+	}
+	return append(buf, a.Str...)
+}
+
+// typeName is the SQL name of a declared parameter type, "" for none.
+func typeName(oid uint32) string {
+	switch oid {
+	case oidInt2:
+		return "int2"
+	case oidInt4:
+		return "int4"
+	case oidInt8:
+		return "int8"
+	case oidFloat4:
+		return "float4"
+	case oidFloat8:
+		return "float8"
+	case oidVarchar:
+		return "varchar"
+	case oidTS:
+		return "timestamp"
+	}
+	return ""
+}
+
+// substitute appends the statement's text to dst with each placeholder
+// replaced by a literal of the type the prepared statement would declare
+// for its parameter ('5'::int4, '0.1'::float8, 'x'::varchar; an untyped
+// 'x' where it declares none), whose value is what the prepared
+// statement would have bound: the server then reads the statement as the
+// prepared one, its types, conversions and errors alike. Strings holding
+// a backslash are written E'...', which reads the same whatever
+// standard_conforming_strings says. A number out of the declared type's
+// range is converted from text at execution ('40000'::text::int2), where
+// the prepared statement refuses it.
+func (s *stmt) substitute(dst []byte, args []drivers.Value) []byte {
+	prev := 0
+	for i, m := range s.marks {
+		dst = append(dst, s.query[prev:m]...)
+		prev = m + 1
+		a := &args[i]
+		oid := paramOID(a.Type)
+		if a.Null {
+			dst = append(dst, "NULL"...)
+		} else {
+			start := len(dst)
+			dst = appendParamText(dst, oid, a)
+			dst = quote(dst, start)
+		}
+		if name := typeName(oid); name != "" {
+			if !a.Null && !fits(oid, a) {
+				// Out of the type's range: read at execution, as the
+				// prepared statement reads its text parameter, so that a
+				// type error of the statement is still found first.
+				dst = append(dst, "::text"...)
+			}
+			dst = append(dst, "::"...)
+			dst = append(dst, name...)
+		}
+	}
+	return append(dst, s.query[prev:]...)
+}
+
+// quote makes dst[start:] a quoted string literal in place.
+func quote(dst []byte, start int) []byte {
+	text := dst[start:]
+	extra, esc := 2, false
+	for _, c := range text {
+		switch c {
+		case '\\':
+			extra++
+			esc = true
+		case '\'':
+			extra++
+		}
+	}
+	if esc {
+		extra++
+	}
+	n := len(dst)
+	dst = append(dst, make([]byte, extra)...)
+	// Fill from the end, so that the text is read before it is overwritten.
+	w := len(dst) - 1
+	dst[w] = '\''
+	w--
+	for r := n - 1; r >= start; r-- {
+		c := dst[r]
+		dst[w] = c
+		w--
+		if c == '\'' || c == '\\' {
+			dst[w] = c
+			w--
+		}
+	}
+	dst[w] = '\''
+	if esc {
+		w--
+		dst[w] = 'E'
+	}
+	return dst
 }
 
 // Close deallocates the statement on the server.

@@ -322,7 +322,7 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 	}
 	if s.st == nil {
 		var err error
-		c.sql, err = drivers.Interpolate(c.sql[:0], s.query, args, drivers.DialectStandard)
+		c.sql, err = drivers.Interpolate(c.sql[:0], s.query, args, drivers.DialectSQLite)
 		if err != nil {
 			return nil, &drivers.Error{Kind: drivers.Fatal, Msg: err.Error(), Query: s.query, Op: "sqlite3_prepare()"}
 		}
