@@ -329,7 +329,7 @@ func checkResults(path string) error {
 // childResult is how a child process ended.
 type childResult struct {
 	err       error
-	fatal     string // its last FATAL line
+	fatal     string // the FATAL lines that say why it failed
 	stopped   bool   // interrupted by Now
 	wall, cpu time.Duration
 }
@@ -383,26 +383,52 @@ func (r *Runner) child(ctx context.Context, args []string, logName string, again
 	}
 	if err != nil {
 		res.err = err
-		res.fatal = lastFatal(path)
+		res.fatal = failureCause(path)
 	}
 	return res
 }
 
-// lastFatal is the last FATAL line of a log, "" for none.
-func lastFatal(path string) string {
+// failureCause is what a child's log says about why it failed: its first
+// FATAL line that explains (with the failed query the drivers print after
+// it), not the generic lines that follow it ("Thread initialization
+// failed!"); the last FATAL line when all are generic, "" for none.
+func failureCause(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	var cause []string
 	last := ""
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
-		if line := sc.Text(); strings.HasPrefix(line, "FATAL: ") {
-			last = line
+		line, ok := strings.CutPrefix(sc.Text(), "FATAL: ")
+		if !ok {
+			continue
+		}
+		last = line
+		switch {
+		case len(cause) == 0 && !genericFatal(line):
+			cause = append(cause, line)
+		case len(cause) == 1 && strings.HasPrefix(line, "failed query was:"):
+			cause = append(cause, line)
 		}
 	}
-	return last
+	if len(cause) == 0 {
+		cause = []string{last}
+	}
+	if cause[0] == "" {
+		return ""
+	}
+	return "FATAL: " + strings.Join(cause, "; ")
+}
+
+// genericFatal is a FATAL line that says that something failed, not why:
+// those a run prints after the line with the cause (a script function
+// that failed on an SQL error the driver has printed above it).
+func genericFatal(line string) bool {
+	return line == "Thread initialization failed!" || strings.HasSuffix(line, ": SQL API error")
 }
 
 // progress prints which cell starts, its number and the time left.
