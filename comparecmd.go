@@ -220,8 +220,8 @@ func (p *program) probeTarget(args []string) (string, error) {
 // tableQueries list the tables of the database (schema) a connection
 // uses, per driver.
 var tableQueries = map[string]string{
-	"mysql": "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()",
-	"pgsql": "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
+	"mysql":  "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()",
+	"pgsql":  "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
 	"sqlite": "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
 }
 

@@ -44,7 +44,7 @@ type Matrix struct {
 	// ReplaceExisting allows a cleanup to drop tables this comparison did
 	// not create (by default they are refused).
 	ReplaceExisting bool `toml:"replace_existing"`
-	ServerStats    bool   `toml:"server_stats"`
+	ServerStats     bool `toml:"server_stats"`
 	// Rate is the throughput the tables show: "tps" or "qps".
 	Rate string `toml:"rate"`
 	// Options are given to every run, before the data set's, target's
