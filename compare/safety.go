@@ -31,6 +31,9 @@ type TableUse struct {
 	// Missing are, with prepare = "none", the tables of Drops that do not
 	// exist.
 	Missing []string
+	// Unmade are the tables the data set's workloads use that neither its
+	// prepare creates nor exist ("workload: table"): their cells would fail.
+	Unmade []string
 }
 
 // droppingLine is how a script's cleanup says which table it drops (the
@@ -39,29 +42,37 @@ var droppingLine = regexp.MustCompile(`^Dropping table '([^']+)'`)
 
 // DatasetTables are the tables a data set's cleanup drops on a target,
 // from the cleanup run with --db-dry-run (no statement reaches the
-// server); known is false when the script printed none.
-func (m *Matrix) DatasetTables(ctx context.Context, exe string, t *TargetSpec, d Dataset) (tables []string, known bool, err error) {
-	a := m.prepareArgs(t, d, "cleanup")
-	a = append(a[:len(a)-1:len(a)-1], "--db-dry-run=on", "cleanup")
-	out, err := exec.CommandContext(ctx, exe, a...).CombinedOutput()
+// server); known is false when the script does not say which (it printed
+// none, or its cleanup cannot run without a server).
+func (m *Matrix) DatasetTables(ctx context.Context, exe string, t *TargetSpec, d Dataset) (tables []string, known bool) {
+	tables = dryRunDrops(ctx, exe, m.prepareArgs(t, d, "cleanup"))
+	return tables, len(tables) > 0
+}
+
+// workloadTables are the tables a workload's runs use on a target: those
+// its script's cleanup would drop with the run's options (at the largest
+// thread count), from a dry run.
+func (m *Matrix) workloadTables(ctx context.Context, exe string, t *TargetSpec, w *Workload) []string {
+	a := m.runArgs(t, w, slices.Max(m.Threads))
+	return dryRunDrops(ctx, exe, append(a[:len(a)-1:len(a)-1], "cleanup"))
+}
+
+// dryRunDrops runs a cleanup (args end with "cleanup") with --db-dry-run
+// and returns the tables it says it drops, in the bundled scripts' words
+// (sysbench's own): none when it says nothing or fails.
+func dryRunDrops(ctx context.Context, exe string, args []string) []string {
+	a := append(args[:len(args)-1:len(args)-1], "--db-dry-run=on", "cleanup")
+	out, err := exec.CommandContext(ctx, exe, a...).Output()
 	if err != nil {
-		return nil, false, fmt.Errorf("data set %q: its cleanup's dry run failed: %s", d.Name, firstFatal(string(out), err))
+		return nil
 	}
+	var tables []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if s := droppingLine.FindStringSubmatch(l); s != nil && !slices.Contains(tables, s[1]) {
 			tables = append(tables, s[1])
 		}
 	}
-	return tables, len(tables) > 0, nil
-}
-
-func firstFatal(out string, err error) string {
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "FATAL: ") {
-			return strings.TrimPrefix(l, "FATAL: ")
-		}
-	}
-	return err.Error()
+	return tables
 }
 
 // TableUses finds, per target and data set, what the comparison's
@@ -81,10 +92,7 @@ func (m *Matrix) tableUsesOf(ctx context.Context, exe string, list TableLister, 
 			return nil, m.at(fmt.Sprintf("target.%d", i), "target %q: cannot list its tables: %v", t.Name, err)
 		}
 		for _, d := range datasets {
-			drops, known, err := m.DatasetTables(ctx, exe, t, d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: target %q: %v", m.Path, t.Name, err)
-			}
+			drops, known := m.DatasetTables(ctx, exe, t, d)
 			u := TableUse{Target: t.Name, Dataset: d.Name, Drops: drops, Known: known, Existing: existing}
 			atRisk := existing
 			if known {
@@ -102,10 +110,29 @@ func (m *Matrix) tableUsesOf(ctx context.Context, exe string, list TableLister, 
 					u.Foreign = append(u.Foreign, name)
 				}
 			}
+			m.checkWorkloadTables(ctx, exe, t, &u)
 			out = append(out, u)
 		}
 	}
 	return out, nil
+}
+
+// checkWorkloadTables finds the tables the workloads on u's data set use
+// that will not be there: a cell that would fail on "no such table" is
+// seen before anything runs.
+func (m *Matrix) checkWorkloadTables(ctx context.Context, exe string, t *TargetSpec, u *TableUse) {
+	built := u.Known && m.Prepare != PrepareNone
+	for i := range m.Workloads {
+		w := &m.Workloads[i]
+		if m.datasetOf(w).Name != u.Dataset {
+			continue
+		}
+		for _, name := range m.workloadTables(ctx, exe, t, w) {
+			if !(built && hasTable(u.Drops, name)) && !hasTable(u.Existing, name) {
+				u.Unmade = append(u.Unmade, w.Name+": "+name)
+			}
+		}
+	}
 }
 
 // hasTable compares names as the servers fold unquoted ones: PostgreSQL
@@ -133,6 +160,16 @@ func (m *Matrix) usedDatasets() []Dataset {
 // nothing is dropped: then it names the tables the data sets need and
 // that are missing.
 func (m *Matrix) Refusal(uses []TableUse) error {
+	var unmade []string
+	for _, u := range uses {
+		if len(u.Unmade) > 0 {
+			unmade = append(unmade, fmt.Sprintf("%s: %s", u.Target, strings.Join(u.Unmade, ", ")))
+		}
+	}
+	if len(unmade) > 0 {
+		return fmt.Errorf("compare: workloads use tables that their data set does not create and that do not exist (%s): give the data set the workloads' table options",
+			strings.Join(unmade, "; "))
+	}
 	if m.Prepare == PrepareNone {
 		var missing []string
 		for _, u := range uses {
@@ -196,6 +233,9 @@ func WriteTables(w interface{ Write([]byte) (int, error) }, m *Matrix, uses []Ta
 				what = "replaced (replace_existing)"
 			}
 			fmt.Fprintf(w, "; not created by this comparison: %s (%s)", strings.Join(u.Foreign, ", "), what)
+		}
+		if len(u.Unmade) > 0 {
+			fmt.Fprintf(w, "; workloads' tables neither created nor existing: %s", strings.Join(u.Unmade, ", "))
 		}
 		fmt.Fprintln(w)
 	}
