@@ -97,7 +97,9 @@ func countStatus(m *compare.Manifest, status string) int {
 // tables, compare.json, manifest and HTML report checked against the
 // results files.
 func TestCompareMatrix(t *testing.T) {
-	my, pg := testenv.RequireServer(t, "mysql"), testenv.RequireServer(t, "pgsql")
+	// Databases of the test's own: compare refuses to drop tables it did
+	// not create, such as other tests' sbtest1.
+	my, pg := newFaultDB(t, "mysql"), newFaultDB(t, "pgsql")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cmp")
 	matrix := filepath.Join(dir, "m.toml")
@@ -136,7 +138,7 @@ script = "oltp_point_select"
 [[workload]]
 name = "read_write"
 script = "oltp_read_write"
-`, tomlOptions(my.Args()), tomlOptions(pg.Args()), filepath.Join(dir, "sb.db"))
+`, tomlOptions(my.args), tomlOptions(pg.args), filepath.Join(dir, "sb.db"))
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +401,7 @@ func TestCompareTargetGoesAway(t *testing.T) {
 	if my.Host == "" || my.Port == "" {
 		t.Skip("needs the MariaDB test server on TCP")
 	}
+	own := newFaultDBOn(t, my)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -426,7 +429,7 @@ options = { sqlite-db = %q }
 name = "ps"
 script = "oltp_point_select"
 options = { tables = 1, table-size = 100 }
-`, port, my.User, my.Password, my.DB, filepath.Join(dir, "sb.db"))
+`, port, my.User, my.Password, own.name, filepath.Join(dir, "sb.db"))
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
