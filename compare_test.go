@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -574,5 +575,116 @@ options = { tables = 1, table-size = 100 }
 	// each-switch prepares at a switch, not for b's second block.
 	if n := strings.Count(progress, "preparing data set"); n != 3 {
 		t.Errorf("%d prepares, want 3 (a, b, a):\n%s", n, progress)
+	}
+}
+
+// rowCount counts a table's rows in the test's database.
+func (f *faultDB) rowCount(t *testing.T, table string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var got []string
+	var err error
+	if f.my != nil {
+		got, err = f.query(ctx, "SELECT COUNT(*) FROM "+f.name+"."+table)
+	} else {
+		got, err = f.inDB(ctx, "SELECT COUNT(*) FROM "+table)
+	}
+	if err != nil || len(got) != 1 {
+		t.Fatalf("count the rows of %s: %v %q", table, err, got)
+	}
+	n, _ := strconv.Atoi(got[0])
+	return n
+}
+
+// Issue 37, item 1: compare drops no table it did not create. A database
+// holding sbtest1 and sbtest2 of 5000 rows, and a matrix whose data set is
+// one table of 2000 rows: the run (and --plan) refuse in one line naming
+// sbtest1, and both tables keep their rows. --replace-existing allows it
+// (sbtest1 becomes the data set, sbtest2 is not touched); a later run on
+// the same directory may drop what the comparison created, another
+// comparison (a new directory) may not.
+func TestCompareRefusesToDropTables(t *testing.T) {
+	for _, kind := range []string{"mysql", "pgsql"} {
+		t.Run(kind, func(t *testing.T) {
+			db := newFaultDB(t, kind)
+			bin := testenv.Binary(t)
+			prep := append([]string{"oltp_read_write", "--tables=2", "--table-size=5000"}, db.args...)
+			if out, err := exec.Command(bin, append(prep, "prepare")...).CombinedOutput(); err != nil {
+				t.Fatalf("prepare the existing tables: %v\n%s", err, out)
+			}
+			dir := t.TempDir()
+			matrix := filepath.Join(dir, "m.toml")
+			doc := fmt.Sprintf(`time = 1
+threads = [1]
+
+[[target]]
+name = "db"
+driver = %q
+options = %s
+
+[[dataset]]
+name = "sb"
+script = "oltp_read_write"
+options = { tables = 1, table-size = 2000 }
+
+[[workload]]
+name = "ps"
+script = "oltp_point_select"
+`, kind, tomlOptions(db.args))
+			if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			untouched := func(when string) {
+				t.Helper()
+				for _, table := range []string{"sbtest1", "sbtest2"} {
+					if n := db.rowCount(t, table); n != 5000 {
+						t.Fatalf("%s: %s has %d rows, want its 5000 untouched", when, table, n)
+					}
+				}
+			}
+			refusal := `FATAL: compare: refusing to drop tables this comparison did not create (db: sbtest1): `
+
+			plan := startCompare(t, "--matrix="+matrix, "--plan")
+			if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), "db, data set sb: drops (where they exist) and creates sbtest1; not created by this comparison: sbtest1 (refused)\n"+refusal) {
+				t.Errorf("--plan exited %d:\n%s%s", code, plan.out.String(), plan.err.String())
+			}
+			untouched("after --plan")
+
+			out := filepath.Join(dir, "cmp")
+			run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+			code := run.wait(t)
+			got := run.out.String() + run.err.String()
+			if code != 1 || !strings.HasPrefix(got, refusal) || strings.Count(got, "\n") != 1 {
+				t.Errorf("the run exited %d; want one line starting %q:\n%s", code, refusal, got)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a refused comparison created its directory: %v", err)
+			}
+			untouched("after the refused run")
+
+			// Allowed: sbtest1 is replaced by the data set, sbtest2 stays.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+out, "--replace-existing")
+			if code := run.wait(t); code != 0 {
+				t.Fatalf("--replace-existing exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			if a, b := db.rowCount(t, "sbtest1"), db.rowCount(t, "sbtest2"); a != 2000 || b != 5000 {
+				t.Errorf("after --replace-existing sbtest1 has %d rows (want 2000), sbtest2 %d (want 5000)", a, b)
+			}
+			// The same comparison again, preparing afresh each round: the
+			// table is its own now.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+out, "--rounds=2", "--prepare=each-switch")
+			if code := run.wait(t); code != 0 || !strings.Contains(run.err.String(), "round 2, db: preparing data set sb") {
+				t.Fatalf("the same comparison's second round exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			// Another comparison may not.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+filepath.Join(dir, "other"))
+			if code := run.wait(t); code != 1 || !strings.HasPrefix(run.out.String()+run.err.String(), refusal) {
+				t.Errorf("another comparison exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			if n := db.rowCount(t, "sbtest2"); n != 5000 {
+				t.Errorf("sbtest2 has %d rows, want its 5000 untouched", n)
+			}
+		})
 	}
 }
