@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/sysbench-go/sysbench-go/compare"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -686,5 +688,113 @@ script = "oltp_point_select"
 				t.Errorf("sbtest2 has %d rows, want its 5000 untouched", n)
 			}
 		})
+	}
+}
+
+// pageText is the text of the first element of the page at path matching
+// selector, as headless Chromium renders it.
+func pageText(t *testing.T, path, selector string) string {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(testenv.Chromium(t)), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true)}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	abs, _ := filepath.Abs(path)
+	if err := chromedp.Do(tab, chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatalf("open %s in the browser: %v", path, err)
+	}
+	text, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ""`, selector)))
+	if err != nil {
+		t.Fatalf("read %s of %s in the browser: %v", selector, path, err)
+	}
+	return text
+}
+
+// Issue 37, item 9: a failed cell says why. The workload's threads query
+// a table nothing created: the console, the manifest and the HTML report
+// give the driver's "no such table" line and the failed query, not only
+// "Thread initialization failed!". And --plan sees what it can: a
+// workload on tables its data set does not create, prepare = "none" on
+// tables that are not there.
+func TestCompareFailedCellCause(t *testing.T) {
+	dir := t.TempDir()
+	script, err := filepath.Abs("testdata/scripts/compare_missing_table.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	matrix := filepath.Join(dir, "m.toml")
+	doc := fmt.Sprintf(`time = 1
+threads = [1]
+prepare = "none"
+
+[[target]]
+name = "lite"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[workload]]
+name = "missing"
+script = %q
+`, filepath.Join(dir, "a.db"), script)
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cmp")
+	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+	if code := run.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s%s", code, run.out.String(), run.err.String())
+	}
+	const cause = "no such table: compare_missing; failed query was: SELECT COUNT(*) FROM compare_missing"
+	if !strings.Contains(run.err.String(), "missing.t1.r1 failed again: FATAL: ") || !strings.Contains(run.err.String(), cause) {
+		t.Errorf("the console does not give the cause %q:\n%s", cause, run.err.String())
+	}
+	if !strings.Contains(run.out.String(), "lite.missing.t1.r1: failed: FATAL: ") || !strings.Contains(run.out.String(), cause) {
+		t.Errorf("the report's failed cells do not give the cause %q:\n%s", cause, run.out.String())
+	}
+	man, err := compare.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := manCell(man, "lite.missing.t1.r1"); c == nil || !strings.Contains(c.Fatal, cause) || strings.Contains(c.Fatal, "Thread initialization failed") {
+		t.Errorf("the manifest's cell: %+v; want its fatal to give %q", c, cause)
+	}
+	if got := pageText(t, filepath.Join(out, compare.HTMLFile), "#failed code.fatal"); !strings.Contains(got, cause) {
+		t.Errorf("the HTML report's failed cell says %q, want %q in it", got, cause)
+	}
+
+	// --plan: the data set builds one table, the workload reads two.
+	doc = fmt.Sprintf(`threads = [1]
+prepare = %%q
+
+[[target]]
+name = "lite"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[dataset]]
+name = "sb"
+script = "oltp_read_only"
+options = { tables = 1, table-size = 100 }
+
+[[workload]]
+name = "ro"
+script = "oltp_read_only"
+options = { tables = 2 }
+`, filepath.Join(dir, "b.db"))
+	for prepare, want := range map[string]string{
+		"once": `FATAL: compare: workloads use tables that their data set does not create and that do not exist (lite: ro: sbtest2)`,
+		"none": `FATAL: compare: workloads use tables that their data set does not create and that do not exist (lite: ro: sbtest1, ro: sbtest2)`,
+	} {
+		if err := os.WriteFile(matrix, []byte(fmt.Sprintf(doc, prepare)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plan := startCompare(t, "--matrix="+matrix, "--plan")
+		if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), want) {
+			t.Errorf("prepare = %q: --plan exited %d; want %q:\n%s%s", prepare, code, want, plan.out.String(), plan.err.String())
+		}
 	}
 }
