@@ -65,6 +65,16 @@ func htmlCases() map[string]htmlSpec {
 			rate:      "qps",
 			fails:     func(target, _ string, _, _ int) bool { return target == "broken" },
 		},
+		// Issue 37, item 11: cells of one interval each (a 1 s run):
+		// every over-time series is a single point, and is drawn.
+		"one-point": {
+			targets:   []string{"mariadb", "postgresql"},
+			workloads: []string{"oltp_point_select"},
+			threads:   []int{4},
+			rounds:    2,
+			points:    1,
+			rate:      "tps",
+		},
 		// Nothing finished: no chart at all.
 		"none-finished": {
 			targets:   []string{"mariadb"},
