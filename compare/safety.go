@@ -24,6 +24,9 @@ type TableUse struct {
 	Known   bool
 	// Existing are the tables of the target's database now.
 	Existing []string
+	// Built says that the comparison built the data set on the target
+	// already and, with prepare = "once", does not again.
+	Built bool
 	// Foreign are the tables at risk that this comparison did not create:
 	// those of Drops that exist or, when the script does not say which it
 	// drops, every table of the database.
@@ -93,10 +96,12 @@ func (m *Matrix) tableUsesOf(ctx context.Context, exe string, list TableLister, 
 		}
 		for _, d := range datasets {
 			drops, known := m.DatasetTables(ctx, exe, t, d)
-			u := TableUse{Target: t.Name, Dataset: d.Name, Drops: drops, Known: known, Existing: existing}
-			atRisk := existing
-			if known {
-				atRisk = nil
+			u := TableUse{Target: t.Name, Dataset: d.Name, Drops: drops, Known: known, Existing: existing,
+				Built: m.Prepare == PrepareOnce && man != nil && man.prepared(t.Name, d.Name, 0)}
+			var atRisk []string
+			switch {
+			case u.Built: // not prepared again: nothing dropped
+			case known:
 				for _, name := range drops {
 					if hasTable(existing, name) {
 						atRisk = append(atRisk, name)
@@ -104,6 +109,8 @@ func (m *Matrix) tableUsesOf(ctx context.Context, exe string, list TableLister, 
 						u.Missing = append(u.Missing, name)
 					}
 				}
+			default:
+				atRisk = existing
 			}
 			for _, name := range atRisk {
 				if !man.owns(t.Name, name) {
@@ -121,7 +128,7 @@ func (m *Matrix) tableUsesOf(ctx context.Context, exe string, list TableLister, 
 // that will not be there: a cell that would fail on "no such table" is
 // seen before anything runs.
 func (m *Matrix) checkWorkloadTables(ctx context.Context, exe string, t *TargetSpec, u *TableUse) {
-	built := u.Known && m.Prepare != PrepareNone
+	built := u.Known && m.Prepare != PrepareNone && !u.Built
 	for i := range m.Workloads {
 		w := &m.Workloads[i]
 		if m.datasetOf(w).Name != u.Dataset {
@@ -222,6 +229,8 @@ func WriteTables(w interface{ Write([]byte) (int, error) }, m *Matrix, uses []Ta
 			}
 		case m.Prepare == PrepareNone:
 			fmt.Fprintf(w, "  %s, data set %s: uses its tables as they are (drops and creates none; its script does not say which)", u.Target, u.Dataset)
+		case u.Built:
+			fmt.Fprintf(w, "  %s, data set %s: built by this comparison already (drops and creates none)", u.Target, u.Dataset)
 		case u.Known:
 			fmt.Fprintf(w, "  %s, data set %s: drops (where they exist) and creates %s", u.Target, u.Dataset, strings.Join(u.Drops, ", "))
 		default:
