@@ -659,6 +659,9 @@ func (r *runState) reportLoop(ctx context.Context) {
 		if nextCP >= 0 && (at < 0 || nextCP <= at) {
 			at, isCP = nextCP, true
 		}
+		if r.deadline > 0 && at > r.deadline {
+			return // after --time: workers finishing late go into the final report
+		}
 		if d := at - r.now(); d > 0 {
 			timer.Reset(time.Duration(d))
 			select {
