@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/sysbench-go/sysbench-go/compare"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
@@ -97,7 +100,9 @@ func countStatus(m *compare.Manifest, status string) int {
 // tables, compare.json, manifest and HTML report checked against the
 // results files.
 func TestCompareMatrix(t *testing.T) {
-	my, pg := testenv.RequireServer(t, "mysql"), testenv.RequireServer(t, "pgsql")
+	// Databases of the test's own: compare refuses to drop tables it did
+	// not create, such as other tests' sbtest1.
+	my, pg := newFaultDB(t, "mysql"), newFaultDB(t, "pgsql")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cmp")
 	matrix := filepath.Join(dir, "m.toml")
@@ -136,7 +141,7 @@ script = "oltp_point_select"
 [[workload]]
 name = "read_write"
 script = "oltp_read_write"
-`, tomlOptions(my.Args()), tomlOptions(pg.Args()), filepath.Join(dir, "sb.db"))
+`, tomlOptions(my.args), tomlOptions(pg.args), filepath.Join(dir, "sb.db"))
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +404,7 @@ func TestCompareTargetGoesAway(t *testing.T) {
 	if my.Host == "" || my.Port == "" {
 		t.Skip("needs the MariaDB test server on TCP")
 	}
+	own := newFaultDBOn(t, my)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -426,7 +432,7 @@ options = { sqlite-db = %q }
 name = "ps"
 script = "oltp_point_select"
 options = { tables = 1, table-size = 100 }
-`, port, my.User, my.Password, my.DB, filepath.Join(dir, "sb.db"))
+`, port, my.User, my.Password, own.name, filepath.Join(dir, "sb.db"))
 	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -571,5 +577,278 @@ options = { tables = 1, table-size = 100 }
 	// each-switch prepares at a switch, not for b's second block.
 	if n := strings.Count(progress, "preparing data set"); n != 3 {
 		t.Errorf("%d prepares, want 3 (a, b, a):\n%s", n, progress)
+	}
+}
+
+// rowCount counts a table's rows in the test's database.
+func (f *faultDB) rowCount(t *testing.T, table string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var got []string
+	var err error
+	if f.my != nil {
+		got, err = f.query(ctx, "SELECT COUNT(*) FROM "+f.name+"."+table)
+	} else {
+		got, err = f.inDB(ctx, "SELECT COUNT(*) FROM "+table)
+	}
+	if err != nil || len(got) != 1 {
+		t.Fatalf("count the rows of %s: %v %q", table, err, got)
+	}
+	n, _ := strconv.Atoi(got[0])
+	return n
+}
+
+// Issue 37, item 1: compare drops no table it did not create. A database
+// holding sbtest1 and sbtest2 of 5000 rows, and a matrix whose data set is
+// one table of 2000 rows: the run (and --plan) refuse in one line naming
+// sbtest1, and both tables keep their rows. --replace-existing allows it
+// (sbtest1 becomes the data set, sbtest2 is not touched); a later run on
+// the same directory may drop what the comparison created, another
+// comparison (a new directory) may not.
+func TestCompareRefusesToDropTables(t *testing.T) {
+	for _, kind := range []string{"mysql", "pgsql"} {
+		t.Run(kind, func(t *testing.T) {
+			db := newFaultDB(t, kind)
+			bin := testenv.Binary(t)
+			prep := append([]string{"oltp_read_write", "--tables=2", "--table-size=5000"}, db.args...)
+			if out, err := exec.Command(bin, append(prep, "prepare")...).CombinedOutput(); err != nil {
+				t.Fatalf("prepare the existing tables: %v\n%s", err, out)
+			}
+			dir := t.TempDir()
+			matrix := filepath.Join(dir, "m.toml")
+			doc := fmt.Sprintf(`time = 1
+threads = [1]
+
+[[target]]
+name = "db"
+driver = %q
+options = %s
+
+[[dataset]]
+name = "sb"
+script = "oltp_read_write"
+options = { tables = 1, table-size = 2000 }
+
+[[workload]]
+name = "ps"
+script = "oltp_point_select"
+`, kind, tomlOptions(db.args))
+			if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			untouched := func(when string) {
+				t.Helper()
+				for _, table := range []string{"sbtest1", "sbtest2"} {
+					if n := db.rowCount(t, table); n != 5000 {
+						t.Fatalf("%s: %s has %d rows, want its 5000 untouched", when, table, n)
+					}
+				}
+			}
+			refusal := `FATAL: compare: refusing to drop tables this comparison did not create (db: sbtest1): `
+
+			plan := startCompare(t, "--matrix="+matrix, "--plan")
+			if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), "db, data set sb: drops (where they exist) and creates sbtest1; not created by this comparison: sbtest1 (refused)\n"+refusal) {
+				t.Errorf("--plan exited %d:\n%s%s", code, plan.out.String(), plan.err.String())
+			}
+			untouched("after --plan")
+
+			out := filepath.Join(dir, "cmp")
+			run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+			code := run.wait(t)
+			got := run.out.String() + run.err.String()
+			if code != 1 || !strings.HasPrefix(got, refusal) || strings.Count(got, "\n") != 1 {
+				t.Errorf("the run exited %d; want one line starting %q:\n%s", code, refusal, got)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a refused comparison created its directory: %v", err)
+			}
+			untouched("after the refused run")
+
+			// Allowed: sbtest1 is replaced by the data set, sbtest2 stays.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+out, "--replace-existing")
+			if code := run.wait(t); code != 0 {
+				t.Fatalf("--replace-existing exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			if a, b := db.rowCount(t, "sbtest1"), db.rowCount(t, "sbtest2"); a != 2000 || b != 5000 {
+				t.Errorf("after --replace-existing sbtest1 has %d rows (want 2000), sbtest2 %d (want 5000)", a, b)
+			}
+			// The same comparison again, preparing afresh each round: the
+			// table is its own now.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+out, "--rounds=2", "--prepare=each-switch")
+			if code := run.wait(t); code != 0 || !strings.Contains(run.err.String(), "round 2, db: preparing data set sb") {
+				t.Fatalf("the same comparison's second round exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			// Another comparison may not.
+			run = startCompare(t, "--matrix="+matrix, "--dir="+filepath.Join(dir, "other"))
+			if code := run.wait(t); code != 1 || !strings.HasPrefix(run.out.String()+run.err.String(), refusal) {
+				t.Errorf("another comparison exited %d:\n%s%s", code, run.out.String(), run.err.String())
+			}
+			if n := db.rowCount(t, "sbtest2"); n != 5000 {
+				t.Errorf("sbtest2 has %d rows, want its 5000 untouched", n)
+			}
+		})
+	}
+}
+
+// pageText is the text of the first element of the page at path matching
+// selector, as headless Chromium renders it.
+func pageText(t *testing.T, path, selector string) string {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(testenv.Chromium(t)), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true)}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	abs, _ := filepath.Abs(path)
+	if err := chromedp.Do(tab, chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatalf("open %s in the browser: %v", path, err)
+	}
+	text, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ""`, selector)))
+	if err != nil {
+		t.Fatalf("read %s of %s in the browser: %v", selector, path, err)
+	}
+	return text
+}
+
+// Issue 37, item 9: a failed cell says why. The workload's threads query
+// a table nothing created: the console, the manifest and the HTML report
+// give the driver's "no such table" line and the failed query, not only
+// "Thread initialization failed!". And --plan sees what it can: a
+// workload on tables its data set does not create, prepare = "none" on
+// tables that are not there.
+func TestCompareFailedCellCause(t *testing.T) {
+	dir := t.TempDir()
+	script, err := filepath.Abs("testdata/scripts/compare_missing_table.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	matrix := filepath.Join(dir, "m.toml")
+	doc := fmt.Sprintf(`time = 1
+threads = [1]
+prepare = "none"
+
+[[target]]
+name = "lite"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[workload]]
+name = "missing"
+script = %q
+`, filepath.Join(dir, "a.db"), script)
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cmp")
+	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+	if code := run.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s%s", code, run.out.String(), run.err.String())
+	}
+	const cause = "no such table: compare_missing; failed query was: SELECT COUNT(*) FROM compare_missing"
+	if !strings.Contains(run.err.String(), "missing.t1.r1 failed again: FATAL: ") || !strings.Contains(run.err.String(), cause) {
+		t.Errorf("the console does not give the cause %q:\n%s", cause, run.err.String())
+	}
+	if !strings.Contains(run.out.String(), "lite.missing.t1.r1: failed: FATAL: ") || !strings.Contains(run.out.String(), cause) {
+		t.Errorf("the report's failed cells do not give the cause %q:\n%s", cause, run.out.String())
+	}
+	man, err := compare.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := manCell(man, "lite.missing.t1.r1"); c == nil || !strings.Contains(c.Fatal, cause) || strings.Contains(c.Fatal, "Thread initialization failed") {
+		t.Errorf("the manifest's cell: %+v; want its fatal to give %q", c, cause)
+	}
+	if got := pageText(t, filepath.Join(out, compare.HTMLFile), "#failed code.fatal"); !strings.Contains(got, cause) {
+		t.Errorf("the HTML report's failed cell says %q, want %q in it", got, cause)
+	}
+
+	// --plan: the data set builds one table, the workload reads two.
+	doc = fmt.Sprintf(`threads = [1]
+prepare = %%q
+
+[[target]]
+name = "lite"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[dataset]]
+name = "sb"
+script = "oltp_read_only"
+options = { tables = 1, table-size = 100 }
+
+[[workload]]
+name = "ro"
+script = "oltp_read_only"
+options = { tables = 2 }
+`, filepath.Join(dir, "b.db"))
+	for prepare, want := range map[string]string{
+		"once": `FATAL: compare: workloads use tables that their data set does not create and that do not exist (lite: ro: sbtest2)`,
+		"none": `FATAL: compare: workloads use tables that their data set does not create and that do not exist (lite: ro: sbtest1, ro: sbtest2)`,
+	} {
+		if err := os.WriteFile(matrix, []byte(fmt.Sprintf(doc, prepare)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plan := startCompare(t, "--matrix="+matrix, "--plan")
+		if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), want) {
+			t.Errorf("prepare = %q: --plan exited %d; want %q:\n%s%s", prepare, code, want, plan.out.String(), plan.err.String())
+		}
+	}
+}
+
+// Issue 37, item 11: the last interval of a short cell is not lost. The
+// report due when --time ends fell on the same instant as the workers'
+// stop and was dropped when the stop came first (with a warm-up, whose
+// end the intervals' ticks do not follow, often). Every cell of 2 s has
+// its two seconds in compare.json's series, the last one ending the run,
+// and no sliver of an interval.
+func TestCompareShortCellsKeepTheirLastInterval(t *testing.T) {
+	dir := t.TempDir()
+	matrix := filepath.Join(dir, "m.toml")
+	doc := fmt.Sprintf(`rounds = 4
+time = 2
+warmup = 1
+threads = [1, 4]
+
+[[target]]
+name = "lite"
+driver = "sqlite"
+options = { sqlite-db = %q }
+
+[[workload]]
+name = "ps"
+script = "oltp_point_select"
+options = { tables = 1, table-size = 100 }
+`, filepath.Join(dir, "a.db"))
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cmp")
+	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+	if code := run.wait(t); code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, run.out.String(), run.err.String())
+	}
+	var sum compare.Summary
+	b, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Cells) != 8 {
+		t.Fatalf("%d cells, want 8", len(sum.Cells))
+	}
+	for _, c := range sum.Cells {
+		var ts []float64
+		for _, p := range c.Series {
+			ts = append(ts, p.T)
+		}
+		if len(ts) != 2 || ts[0] < 0.5 || ts[1] < 1.5 {
+			t.Errorf("cell %s: its intervals end at %v s, want the run's two seconds", c.ID, ts)
+		}
 	}
 }

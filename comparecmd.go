@@ -39,6 +39,7 @@ var compareOptions = []options.Option{
 	{Name: "rotate", Desc: "override the matrix's rotation of the target order each round", Kind: options.Bool, NoDefault: true},
 	{Name: "prepare", Desc: "override the matrix's prepare policy: each-switch, once or none", Kind: options.String, NoDefault: true},
 	{Name: "server-stats", Desc: "override the matrix's --server-stats", Kind: options.Bool, NoDefault: true},
+	{Name: "replace-existing", Desc: "let the data sets' cleanups drop tables that exist and that this comparison did not create (refused by default)", Kind: options.Bool, NoDefault: true},
 	{Name: "help", Desc: "print this help and exit", Kind: options.Bool, Default: "off"},
 }
 
@@ -87,16 +88,30 @@ func (p *program) compareCommand(args []string) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	// What the cleanups would drop is looked at before anything runs: a
+	// table this comparison did not create is refused (docs/compare.md).
+	var man *compare.Manifest
+	if dir != "" {
+		if man, err = compare.ReadManifest(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return p.fail(err)
+		}
+	}
+	uses, err := m.TableUses(p.ctx, exe, p.targetTables(m), man)
+	if err != nil {
+		return p.fail(err)
+	}
 	if values.Bool("plan") {
 		plan := compare.NewPlan(m)
 		done := func(string) bool { return false }
-		if dir != "" {
-			if man, err := compare.ReadManifest(dir); err == nil {
-				done = plan.Kept(man)
-			}
+		if man != nil {
+			done = plan.Kept(man)
 		}
 		plan.WritePlan(p.log.Out(), m, done)
-		return 0
+		compare.WriteTables(p.log.Out(), m, uses)
+		return p.fail(m.Refusal(uses))
+	}
+	if err := m.Refusal(uses); err != nil {
+		return p.fail(err)
 	}
 	return p.fail(p.runComparison(m, dir, exe, versions, format))
 }
@@ -133,6 +148,9 @@ func overrideMatrix(m *compare.Matrix, v *options.Values) error {
 	}
 	if v.IsSet("server-stats") {
 		m.ServerStats = v.Bool("server-stats")
+	}
+	if v.IsSet("replace-existing") {
+		m.ReplaceExisting = v.Bool("replace-existing")
 	}
 	return m.Check()
 }
@@ -189,46 +207,87 @@ func firstProblem(out []byte, err error) string {
 // probeTarget opens a connection with a target's driver options and asks
 // the server's version.
 func (p *program) probeTarget(args []string) (string, error) {
+	var version string
+	err := p.withTarget(args, func(ctx context.Context, c drivers.Conn) error {
+		if sv, ok := c.(drivers.ServerVersioner); ok {
+			version, _ = sv.ServerVersion(ctx)
+		}
+		return nil
+	})
+	return version, err
+}
+
+// tableQueries list the tables of the database (schema) a connection
+// uses, per driver.
+var tableQueries = map[string]string{
+	"mysql":  "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()",
+	"pgsql":  "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
+	"sqlite": "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+}
+
+// targetTables lists the tables of a target's database.
+func (p *program) targetTables(m *compare.Matrix) compare.TableLister {
+	return func(_ context.Context, t *compare.TargetSpec) ([]string, error) {
+		return p.listTables(t.Driver, m.TargetArgs(t))
+	}
+}
+
+func (p *program) listTables(driver string, args []string) ([]string, error) {
+	var tables []string
+	err := p.withTarget(args, func(ctx context.Context, c drivers.Conn) error {
+		res, err := c.Query(ctx, tableQueries[driver])
+		if err != nil {
+			return err
+		}
+		for _, row := range drivers.ReadRows(res, "") {
+			if len(row) > 0 {
+				tables = append(tables, row[0])
+			}
+		}
+		return nil
+	})
+	return tables, err
+}
+
+// withTarget opens a connection with a target's driver options and calls
+// f with it.
+func (p *program) withTarget(args []string, use func(ctx context.Context, c drivers.Conn) error) error {
 	var msgs bytes.Buffer
 	q := &program{ctx: p.ctx, stdin: p.stdin, stderr: &msgs, log: logging.New(&msgs, logging.DefaultLevel),
 		drivers: p.drivers, tests: p.tests}
 	cl, err := parseArgs(args)
 	if err != nil {
-		return "", err
+		return err
 	}
 	inv, _ := q.readGeneralOptions(cl)
 	if inv == nil {
-		return "", errors.New(strings.TrimSpace(msgs.String()))
+		return errors.New(strings.TrimSpace(msgs.String()))
 	}
 	if len(inv.unknown) > 0 {
-		return "", fmt.Errorf("unknown option %s (a target takes driver options)", inv.unknown[0].raw)
+		return fmt.Errorf("unknown option %s (a target takes driver options)", inv.unknown[0].raw)
 	}
 	values := inv.values
 	f := p.driverFactory(values.String("db-driver"))
 	if f == nil {
-		return "", fmt.Errorf("unknown driver '%s'", values.String("db-driver"))
+		return fmt.Errorf("unknown driver '%s'", values.String("db-driver"))
 	}
 	mode, err := psMode(values)
 	if err != nil {
-		return "", err
+		return err
 	}
 	d, err := f.Open(drivers.Config{Values: values, PSMode: mode, Threads: 1, Log: q.log})
 	if err != nil {
-		return "", problem(err, q.log)
+		return problem(err, q.log)
 	}
 	defer d.Close()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
 	c, err := d.Connect(ctx)
 	if err != nil {
-		return "", fmt.Errorf("not reachable: %v", problem(err, q.log))
+		return fmt.Errorf("not reachable: %v", problem(err, q.log))
 	}
 	defer c.Close()
-	if sv, ok := c.(drivers.ServerVersioner); ok {
-		v, _ := sv.ServerVersion(ctx)
-		return v, nil
-	}
-	return "", nil
+	return use(ctx, c)
 }
 
 // problem is a driver's error, or the FATAL line it printed instead.
@@ -261,7 +320,8 @@ func (p *program) runComparison(m *compare.Matrix, dir, exe string, versions map
 			cancel()
 		}
 	}()
-	r := &compare.Runner{Matrix: m, Dir: dir, Exe: exe, Progress: p.stderr, Versions: versions, Now: now}
+	r := &compare.Runner{Matrix: m, Dir: dir, Exe: exe, Progress: p.stderr, Versions: versions, Now: now,
+		Tables: p.targetTables(m)}
 	if err := r.Open(); err != nil {
 		return err
 	}

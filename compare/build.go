@@ -57,7 +57,7 @@ func Build(dir string) (*Summary, error) {
 
 // fillCell takes a cell's figures from its results file: rate and p95
 // over the measured window (p95 from the whole histogram), and the
-// per-second intervals of that window.
+// per-second intervals of that window, but slivers of one.
 func fillCell(c *Cell, r *report.Results) error {
 	snap, err := r.Total.Snapshot()
 	if err != nil {
@@ -66,7 +66,9 @@ func fillCell(c *Cell, r *report.Results) error {
 	c.TPS, c.QPS, c.P95MS = r.Total.TPS, r.Total.QPS.Total, float64(snap.Percentile(95))/1e6
 	key := report.PercentileKey(95)
 	for _, iv := range r.Intervals {
-		if iv.Warmup {
+		// A sliver (the few ms between the warm-up's end and the next
+		// tick) is no second of the run: its rate is noise.
+		if iv.Warmup || iv.Duration < r.Settings.ReportIntervalSec/2 {
 			continue
 		}
 		c.Series = append(c.Series, Point{T: iv.Time, TPS: iv.TPS, QPS: iv.QPS.Total, P95MS: iv.Latency[key]})

@@ -113,6 +113,7 @@ type htmlData struct {
 type htmlPage struct {
 	Title, Generated, Matrix, Rate string
 	Rounds                         int
+	MinSureRounds                  int
 	CellCounts                     string
 	Targets                        []htmlTarget
 	Warnings                       []Warning
@@ -355,13 +356,14 @@ func (b *htmlBuilder) hex(target string) string {
 func (b *htmlBuilder) page() *htmlPage {
 	s := b.s
 	p := &htmlPage{
-		Title:      cmp.Or(s.Title, "sysbench-go comparison"),
-		Matrix:     s.Matrix,
-		Rate:       b.rateName(),
-		Rounds:     s.Rounds,
-		CellCounts: htmlCellCounts(s.Cells),
-		Warnings:   s.Warnings,
-		TargetRows: b.targetRows(),
+		Title:         cmp.Or(s.Title, "sysbench-go comparison"),
+		Matrix:        s.Matrix,
+		Rate:          b.rateName(),
+		Rounds:        s.Rounds,
+		CellCounts:    htmlCellCounts(s.Cells),
+		MinSureRounds: MinSureRounds,
+		Warnings:      s.Warnings,
+		TargetRows:    b.targetRows(),
 	}
 	if !s.Generated.IsZero() {
 		p.Generated = s.Generated.Format("2006-01-02 15:04:05 MST")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/report"
@@ -29,6 +30,15 @@ type Manifest struct {
 	Design        Design         `json:"design"`
 	Cells         []CellState    `json:"cells"`
 	Prepares      []PrepareState `json:"prepares"`
+	// Tables are the tables this comparison created (or was allowed to
+	// replace), per target: its later cleanups may drop them again.
+	Tables []OwnedTables `json:"tables,omitempty"`
+}
+
+// OwnedTables are the tables a comparison created on a target.
+type OwnedTables struct {
+	Target string   `json:"target"`
+	Tables []string `json:"tables"`
 }
 
 // Design is what the report needs of the matrix.
@@ -149,6 +159,34 @@ func (m *Manifest) cell(id string) *CellState {
 func (m *Manifest) Done(id string) bool {
 	c := m.cell(id)
 	return c != nil && c.Status == StatusDone
+}
+
+// owns says whether this comparison created table on target (false for
+// a nil manifest: a new comparison owns nothing).
+func (m *Manifest) owns(target, table string) bool {
+	if m == nil {
+		return false
+	}
+	for _, o := range m.Tables {
+		if o.Target == target && hasTable(o.Tables, table) {
+			return true
+		}
+	}
+	return false
+}
+
+// own records tables as created by this comparison on target.
+func (m *Manifest) own(target string, tables []string) {
+	i := slices.IndexFunc(m.Tables, func(o OwnedTables) bool { return o.Target == target })
+	for _, t := range tables {
+		if i < 0 {
+			m.Tables = append(m.Tables, OwnedTables{Target: target})
+			i = len(m.Tables) - 1
+		}
+		if !hasTable(m.Tables[i].Tables, t) {
+			m.Tables[i].Tables = append(m.Tables[i].Tables, t)
+		}
+	}
 }
 
 // prepared says whether a data set was prepared on a target (in round, or

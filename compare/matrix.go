@@ -41,7 +41,10 @@ type Matrix struct {
 	// or PrepareNone.
 	Prepare        string `toml:"prepare"`
 	PrepareThreads int    `toml:"prepare_threads"`
-	ServerStats    bool   `toml:"server_stats"`
+	// ReplaceExisting allows a cleanup to drop tables this comparison did
+	// not create (by default they are refused).
+	ReplaceExisting bool `toml:"replace_existing"`
+	ServerStats     bool `toml:"server_stats"`
 	// Rate is the throughput the tables show: "tps" or "qps".
 	Rate string `toml:"rate"`
 	// Options are given to every run, before the data set's, target's

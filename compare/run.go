@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -28,6 +29,10 @@ type Runner struct {
 	// Versions are the targets' server versions, from the reachability
 	// check.
 	Versions map[string]string
+	// Tables lists a target's tables, so that a cleanup drops only what
+	// this comparison created unless the matrix allows more
+	// (replace_existing); nil skips the check.
+	Tables TableLister
 	// Now interrupts the running child (a second SIGINT, a SIGTERM);
 	// cancelling Run's context only stops after the current cell.
 	Now <-chan struct{}
@@ -67,7 +72,7 @@ func (r *Runner) Open() error {
 // finished cells are kept where the matrix runs them the same way.
 func (r *Runner) merge(old *Manifest) *Manifest {
 	m := &Manifest{SchemaVersion: ManifestVersion, Tool: "sysbench-go", Matrix: r.Matrix.Path,
-		Created: old.Created, Design: designOf(r.Matrix), Prepares: old.Prepares}
+		Created: old.Created, Design: designOf(r.Matrix), Prepares: old.Prepares, Tables: old.Tables}
 	for i := range m.Design.Targets {
 		m.Design.Targets[i].ServerVersion = r.Versions[m.Design.Targets[i].Name]
 	}
@@ -185,6 +190,11 @@ func (r *Runner) prepare(ctx context.Context, b Block, dataset string) error {
 	t, d := m.target(b.Target), m.datasetNamed(dataset)
 	logName := fmt.Sprintf("prepare.%s.%s.r%d.log", b.Target, dataset, b.Round)
 	st := PrepareState{Target: b.Target, Dataset: dataset, Round: b.Round, Log: filepath.Join("logs", logName), At: time.Now().UTC()}
+	before, err := r.claim(ctx, t, d)
+	if err != nil {
+		r.say("%v", err)
+		return err
+	}
 	r.say("round %d, %s: preparing data set %s", b.Round, b.Target, dataset)
 	var fatal string
 	for attempt := 0; attempt < 2; attempt++ {
@@ -204,6 +214,18 @@ func (r *Runner) prepare(ctx context.Context, b Block, dataset string) error {
 			break
 		}
 	}
+	if fatal == "" && r.Tables != nil {
+		// A script that does not say what it drops owns what it created.
+		if after, err := r.Tables(ctx, t); err == nil {
+			var created []string
+			for _, name := range after {
+				if !hasTable(before, name) {
+					created = append(created, name)
+				}
+			}
+			r.manifest.own(t.Name, created)
+		}
+	}
 	st.Status, st.Fatal = StatusDone, fatal
 	if fatal != "" {
 		st.Status = StatusFailed
@@ -217,6 +239,33 @@ func (r *Runner) prepare(ctx context.Context, b Block, dataset string) error {
 		return errors.New(fatal)
 	}
 	return nil
+}
+
+// claim checks, right before a data set's cleanup on a target, that it
+// drops no table this comparison did not create (unless the matrix allows
+// it), and records the tables it drops and creates as the comparison's,
+// before acting, so that a prepare that fails half-way is retried. It
+// returns the tables that existed before.
+func (r *Runner) claim(ctx context.Context, t *TargetSpec, d Dataset) (before []string, err error) {
+	if r.Tables == nil {
+		return nil, nil
+	}
+	one := *r.Matrix
+	one.Targets = []TargetSpec{*t}
+	uses, err := one.tableUsesOf(ctx, r.Exe, r.Tables, r.manifest, d)
+	if err != nil {
+		return nil, err
+	}
+	if err := one.Refusal(uses); err != nil {
+		return nil, err
+	}
+	u := uses[0]
+	claimed := u.Drops
+	if !u.Known || r.Matrix.ReplaceExisting {
+		claimed = append(slices.Clone(u.Drops), u.Foreign...)
+	}
+	r.manifest.own(t.Name, claimed)
+	return u.Existing, r.manifest.write(r.Dir)
 }
 
 // runCell runs a cell, and once more when it fails.
@@ -280,7 +329,7 @@ func checkResults(path string) error {
 // childResult is how a child process ended.
 type childResult struct {
 	err       error
-	fatal     string // its last FATAL line
+	fatal     string // the FATAL lines that say why it failed
 	stopped   bool   // interrupted by Now
 	wall, cpu time.Duration
 }
@@ -334,26 +383,52 @@ func (r *Runner) child(ctx context.Context, args []string, logName string, again
 	}
 	if err != nil {
 		res.err = err
-		res.fatal = lastFatal(path)
+		res.fatal = failureCause(path)
 	}
 	return res
 }
 
-// lastFatal is the last FATAL line of a log, "" for none.
-func lastFatal(path string) string {
+// failureCause is what a child's log says about why it failed: its first
+// FATAL line that explains (with the failed query the drivers print after
+// it), not the generic lines that follow it ("Thread initialization
+// failed!"); the last FATAL line when all are generic, "" for none.
+func failureCause(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	var cause []string
 	last := ""
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
-		if line := sc.Text(); strings.HasPrefix(line, "FATAL: ") {
-			last = line
+		line, ok := strings.CutPrefix(sc.Text(), "FATAL: ")
+		if !ok {
+			continue
+		}
+		last = line
+		switch {
+		case len(cause) == 0 && !genericFatal(line):
+			cause = append(cause, line)
+		case len(cause) == 1 && strings.HasPrefix(line, "failed query was:"):
+			cause = append(cause, line)
 		}
 	}
-	return last
+	if len(cause) == 0 {
+		cause = []string{last}
+	}
+	if cause[0] == "" {
+		return ""
+	}
+	return "FATAL: " + strings.Join(cause, "; ")
+}
+
+// genericFatal is a FATAL line that says that something failed, not why:
+// those a run prints after the line with the cause (a script function
+// that failed on an SQL error the driver has printed above it).
+func genericFatal(line string) bool {
+	return line == "Thread initialization failed!" || strings.HasSuffix(line, ": SQL API error")
 }
 
 // progress prints which cell starts, its number and the time left.

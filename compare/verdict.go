@@ -22,9 +22,11 @@ type Verdict struct {
 	// MarginPct is how much better the best's median is than the
 	// runner-up's, in per cent of the runner-up's.
 	MarginPct float64 `json:"margin_pct"`
-	// Sure says that every round of the best did better than every round
-	// of the runner-up (their ranges over the rounds do not overlap),
-	// with two rounds or more of each.
+	// Apart says that every round of the best did better than every round
+	// of the runner-up (their ranges over the rounds do not overlap).
+	Apart bool `json:"apart"`
+	// Sure says that they are apart, with rounds enough that this is
+	// unlikely by chance alone (SeparationChance under SureChance).
 	Sure bool `json:"sure"`
 	// Rounds is the fewer finished rounds of the two.
 	Rounds int `json:"rounds"`
@@ -79,8 +81,33 @@ func verdict(workload string, threads int, figure string, gs []*Group, agg func(
 	if !higher {
 		apart = best.Max < next.Min
 	}
-	v.Sure = v.Rounds >= 2 && apart
+	v.Apart = v.Rounds >= 2 && apart
+	v.Sure = v.Apart && SeparationChance(best.N, next.N) < SureChance
 	return v
+}
+
+// SureChance is the most that chance alone may explain of a verdict
+// called sure.
+const SureChance = 0.05
+
+// MinSureRounds is how many rounds of each target a sure verdict needs
+// when both have as many: with 3 each, two equal targets fall apart one
+// time in ten.
+const MinSureRounds = 4
+
+// SeparationChance is the chance that a rounds of one target and b of
+// another, all drawn from the same distribution, come out with every
+// round of one beating every round of the other (either way): 2 of the
+// C(a+b, a) equally likely orders. 2 rounds each: 1 in 3; 4 each: 1 in 35.
+func SeparationChance(a, b int) float64 {
+	if a < 1 || b < 1 {
+		return 1
+	}
+	orders := 1.0 // C(a+b, a), built up without overflow
+	for i := 1; i <= a; i++ {
+		orders = orders * float64(b+i) / float64(i)
+	}
+	return math.Min(1, 2/orders)
 }
 
 // Text says the verdict in a few words: "postgresql, 14% more: every
@@ -104,8 +131,10 @@ func (v Verdict) Text() string {
 	switch {
 	case v.Rounds < 2:
 		how = "one round: not sure"
-	case !v.Sure:
+	case !v.Apart:
 		how = "not sure: the rounds overlap"
+	case !v.Sure:
+		how = fmt.Sprintf("not sure: rounds apart, but %d are too few (%d needed)", v.Rounds, MinSureRounds)
 	}
 	return fmt.Sprintf("%s, %s: %s", v.Best, by, how)
 }

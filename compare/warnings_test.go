@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -59,7 +60,7 @@ func TestWarnings(t *testing.T) {
 }
 
 // Verdicts: the better target by its median, how much, and sure only when
-// every round of it beat every round of the next.
+// every round of it beat every round of the next, in rounds enough.
 func TestVerdicts(t *testing.T) {
 	g := func(target string, tps, p95 []float64) Group {
 		return Group{Workload: "w", Threads: 8, Target: target, Rounds: len(tps), TPS: aggregate(tps), P95MS: aggregate(p95)}
@@ -71,14 +72,20 @@ func TestVerdicts(t *testing.T) {
 		p95      string
 		sureRate bool
 	}{
-		{"apart", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
-			"a, 21.1% more: every round better", "a, 32.3% lower: every round better", true},
+		{"apart", g("a", []float64{110, 120, 115, 112}, []float64{2, 2.1, 2.2, 2}), g("b", []float64{90, 100, 95, 92}, []float64{3, 3.1, 3.2, 3}),
+			"a, 21.4% more: every round better", "a, 32.8% lower: every round better", true},
+		// Issue 37, item 11: rounds apart by chance one time in three (2
+		// each) or ten (3 each) are no win.
+		{"apart in 3 rounds", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
+			"a, 21.1% more: not sure: rounds apart, but 3 are too few (4 needed)", "a, 32.3% lower: not sure: rounds apart, but 3 are too few (4 needed)", false},
+		{"apart in 3 rounds against 5", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95, 91, 92}, []float64{3, 3.1, 3.2, 3, 3}),
+			"a, 25.0% more: every round better", "a, 30.0% lower: every round better", true},
 		{"overlapping", g("a", []float64{80, 120, 115}, []float64{2, 3.5, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
 			"a, 21.1% more: not sure: the rounds overlap", "a, 29.0% lower: not sure: the rounds overlap", false},
 		{"one round", g("a", []float64{120}, []float64{2}), g("b", []float64{100}, []float64{3}),
 			"a, 20.0% more: one round: not sure", "a, 33.3% lower: one round: not sure", false},
-		{"far apart", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
-			"a, 67.2 times as much: every round better", "a, 99.9% lower: every round better", true},
+		{"far apart in 2 rounds", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
+			"a, 67.2 times as much: not sure: rounds apart, but 2 are too few (4 needed)", "a, 99.9% lower: not sure: rounds apart, but 2 are too few (4 needed)", false},
 		{"tied", g("a", []float64{100, 100}, []float64{3, 3}), g("b", []float64{100, 100}, []float64{3, 3}),
 			"a, tied with b: equal medians", "a, tied with b: equal medians", false},
 	} {
@@ -88,5 +95,23 @@ func TestVerdicts(t *testing.T) {
 		if len(vs) != 2 || vs[0].Text() != c.rate || vs[1].Text() != c.p95 || vs[0].Sure != c.sureRate {
 			t.Errorf("%s: %q / %q (sure %v), want %q / %q", c.name, vs[0].Text(), vs[1].Text(), vs[0].Sure, c.rate, c.p95)
 		}
+	}
+}
+
+func TestSeparationChance(t *testing.T) {
+	for _, c := range []struct {
+		a, b int
+		want float64
+	}{{1, 1, 1}, {2, 2, 1.0 / 3}, {3, 3, 0.1}, {4, 4, 2.0 / 70}, {3, 5, 2.0 / 56}, {0, 3, 1}} {
+		if got := SeparationChance(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("SeparationChance(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	n := 1
+	for SeparationChance(n, n) >= SureChance {
+		n++
+	}
+	if n != MinSureRounds {
+		t.Errorf("MinSureRounds is %d; the rule needs %d", MinSureRounds, n)
 	}
 }

@@ -659,26 +659,46 @@ func (r *runState) reportLoop(ctx context.Context) {
 		if nextCP >= 0 && (at < 0 || nextCP <= at) {
 			at, isCP = nextCP, true
 		}
+		if r.deadline > 0 && at > r.deadline {
+			return // after --time: workers finishing late go into the final report
+		}
 		if d := at - r.now(); d > 0 {
 			timer.Reset(time.Duration(d))
 			select {
 			case <-ctx.Done():
-				return
+				if !r.dueAtEnd(at) {
+					return
+				}
 			case <-timer.C:
 			}
 		}
-		if r.stopped.Load() {
+		// A report due when --time ends races with the workers' stop (both
+		// fall on the same instant): it is still made, as the last one.
+		last := r.stopped.Load()
+		if last && !r.dueAtEnd(at) {
 			return
 		}
 		if isCP {
 			cps = cps[1:]
 			r.cumulativeReport(r.now(), report.Checkpoint)
+			if last {
+				return
+			}
 			continue
 		}
 		r.intermediate()
+		if last {
+			return
+		}
 		now := r.now()
 		for nextInter <= now {
 			nextInter += iv
 		}
 	}
+}
+
+// dueAtEnd says whether a report due at at falls within the run's --time
+// and its time has come: the run's last interval, not one after its end.
+func (r *runState) dueAtEnd(at int64) bool {
+	return r.deadline > 0 && at <= r.deadline && r.now() >= at
 }

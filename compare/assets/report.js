@@ -87,11 +87,20 @@
       backgroundColor: bar ? ds.fill : ds.color,
       borderWidth: bar ? 1 : 2,
       borderDash: ds.dash || [],
-      // Many points over time read better as a plain line.
-      pointRadius: spec.x.linear ? 0 : 3,
+      // Many points over time read better as a plain line; a point with
+      // no neighbour to join (a series of one, one between gaps) is shown.
+      pointRadius: spec.x.linear ? lonePoint : 3,
       pointHoverRadius: 4,
       maxBarThickness: 72,
     };
+  }
+
+  // lonePoint is the radius of a line's point: 3 when neither neighbour
+  // has a value (no line reaches it), else 0.
+  function lonePoint(ctx) {
+    const d = ctx.dataset.data, i = ctx.dataIndex;
+    const has = (j) => j >= 0 && j < d.length && d[j] !== null && d[j].y !== null && d[j].y !== undefined;
+    return has(i) && !has(i - 1) && !has(i + 1) ? 3 : 0;
   }
 
   // top is the largest value a chart draws, whiskers included, so that
