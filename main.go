@@ -59,7 +59,7 @@ func main() {
 		HideVersion:     true,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptContext(context.Background())
 			defer stop()
 			// A reader of standard output that goes away (| head) must not
 			// kill the process before its files are written: with SIGPIPE
@@ -113,6 +113,30 @@ func main() {
 	}
 	if err := app.Run(os.Args); err != nil {
 		os.Exit(1)
+	}
+}
+
+// interruptContext is cancelled by the first SIGINT or SIGTERM, with an
+// *engine.Interrupt naming the signal as its cause. A second one is left
+// to the signal's default action: it ends a process that does not stop.
+func interruptContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	signal.Notify(ch, signals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Reset(signals...)
+			cancel(&engine.Interrupt{Signal: sig.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
 	}
 }
 
@@ -202,8 +226,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // runAs runs the program as argv0 names it: as `sysbench`, it answers
 // --version as the reference does.
 func runAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, closed := context.WithCancel(ctx)
-	defer closed()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// A reader of the output that went away stops the program as SIGPIPE
+	// would, and it exits with SIGPIPE's status.
+	closed := func() { cancel(&engine.Interrupt{Signal: syscall.SIGPIPE}) }
 	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
 	defer w.flush()
 	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
@@ -593,6 +620,11 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 		return 1
 	}
 	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
+	if in := engine.Interrupted(p.ctx); in != nil {
+		// What failed after the signal failed because of it (a query it
+		// cancelled): one line says the command was interrupted.
+		return p.fail(interruptError(in, fmt.Sprintf("The '%s' command was interrupted by %s", command, in.Name())))
+	}
 	if errors.Is(err, engine.ErrUnknownCommand) {
 		if command == "prepare" || command == "cleanup" || command == "help" {
 			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
@@ -632,18 +664,20 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		ctl = p.openEndpoint(inv, srv, &cfg, res)
 	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
-	st := &exitStatus{reason: "completed"}
+	st := &exitStatus{}
 	p.record(st, runErr)
 	if fin != nil {
 		p.record(st, fin.Report())
 	}
 	switch {
 	case errors.Is(runErr, engine.ErrForcedShutdown):
-		st.reason = "forced_shutdown"
+		st.add("forced_shutdown")
 	case st.code != 0:
-		st.reason = "failed"
-	case p.ctx.Err() != nil:
-		st.reason = "interrupted"
+		st.add("failed")
+	}
+	in := engine.Interrupted(p.ctx)
+	if in != nil {
+		st.add("interrupted")
 	}
 	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
@@ -655,12 +689,23 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
 		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
 		for _, r := range res.Thresholds {
-			if !r.Pass && st.code == 0 {
-				st.code, st.reason = report.ThresholdsFailed, "thresholds_failed"
+			if !r.Pass {
+				st.add("thresholds_failed")
+				if st.code == 0 {
+					st.code = report.ThresholdsFailed
+				}
+				break
 			}
 		}
 	}
-	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
+	if in != nil {
+		// Last, after everything the run prints: the run was cut short.
+		p.record(st, interruptError(in, fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())))
+	}
+	if len(st.reasons) == 0 {
+		st.add("completed")
+	}
+	p.record(st, outs.close(res, st.code, st.reasons, p.log.Fatals()))
 	p.record(st, p.serveResults(inv, ctl))
 	return st.code
 }
@@ -678,11 +723,26 @@ func liveInfo(inv *invocation, t engine.Test) live.Info {
 }
 
 // exitStatus is how a run ended: the first error's exit status, and the
-// results file's reason.
+// results file's reasons, the first the main one.
 type exitStatus struct {
-	code   int
-	reason string
+	code    int
+	reasons []string
 }
+
+func (st *exitStatus) add(reason string) { st.reasons = append(st.reasons, reason) }
+
+// interruptError is the line saying what a signal cut short; its exit
+// status is the signal's (128 + its number).
+func interruptError(in *engine.Interrupt, msg string) error {
+	return interruptLine{plainError{msg}, in}
+}
+
+type interruptLine struct {
+	plainError
+	in *engine.Interrupt
+}
+
+func (e interruptLine) Unwrap() error { return e.in }
 
 // record prints err (if any) and keeps its status unless one was kept.
 func (p *program) record(st *exitStatus, err error) {
@@ -709,11 +769,14 @@ func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Res
 func (p *program) fail(err error) int {
 	for _, e := range engine.Leaves(err) {
 		var plain plainError
+		var line interruptLine
 		var ce *luaapi.CommandError
 		switch {
 		case engine.IsQuiet(e):
 		case errors.As(e, &plain):
 			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
+		case errors.As(e, &line):
+			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
 		case errors.As(e, &ce):
 			fmt.Fprintln(p.stderr, ce.Msg)
 		default:

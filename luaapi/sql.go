@@ -391,9 +391,7 @@ func (c *sqlConn) failure(L *lua.LState, err error, query, pos string) *lua.ApiE
 	if de == nil {
 		return luaErrorValue(lua.LString(pos + err.Error()))
 	}
-	// Counted as the reference's drivers count failed queries, fatal or
-	// not: a lost connection that was re-established as a reconnect,
-	// anything else as an error.
+	// Counted before the descriptor is raised (countFailure).
 	c.rt.countFailure(de)
 	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)

@@ -241,9 +241,13 @@ type Thread struct {
 type Exit struct {
 	Status int `json:"status"`
 	// Reason is "completed", "interrupted" (SIGINT/SIGTERM), "failed",
-	// "forced_shutdown" or "thresholds_failed".
-	Reason string   `json:"reason"`
-	Fatal  []string `json:"fatal"`
+	// "forced_shutdown" or "thresholds_failed": the first of Reasons.
+	Reason string `json:"reason"`
+	// Reasons are every reason that applies (an interrupted run that also
+	// missed a threshold), the main one first; absent in files written
+	// before it existed.
+	Reasons []string `json:"reasons,omitempty"`
+	Fatal   []string `json:"fatal"`
 }
 
 // PercentileKey is how a percentile is named in the file, as printed:
