@@ -28,12 +28,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
@@ -217,6 +219,13 @@ type asyncRun struct {
 
 func startCLI(args ...string) *asyncRun {
 	return startCLIContext(context.Background(), args...)
+}
+
+// interruptible is a context for startCLIContext and the function that
+// ends it as main's ends on SIGINT: with the signal as its cause.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return ctx, func() { cancel(&engine.Interrupt{Signal: syscall.SIGINT}) }
 }
 
 // startCLIContext starts the command line with ctx, which main ends on
@@ -508,8 +517,10 @@ func TestFaultLostConnection(t *testing.T) {
 }
 
 // TestFaultInterrupt: an interrupted run (SIGINT, which ends the context
-// main passes to run) stops at once, abandoning the events under way and
-// the queries they wait for, and prints its report: no FATAL line, exit 0.
+// main passes to run, with the signal as its cause) stops at once,
+// abandoning the events under way and the queries they wait for, and
+// prints its report and the line saying it was interrupted: no FATAL line,
+// exit 130.
 func TestFaultInterrupt(t *testing.T) {
 	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
@@ -519,14 +530,17 @@ func TestFaultInterrupt(t *testing.T) {
 			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
-			ctx, interrupt := context.WithCancel(context.Background())
+			ctx, interrupt := interruptible()
 			defer interrupt()
 			r := startCLIContext(ctx, append(script, "--time=60", "run")...)
 			r.started(t)
 			r.progresses(t, f, "before the interrupt")
 			interrupt()
 			out, code := r.wait(t, 30*time.Second)
-			cleanRun(t, out, code)
+			noPanic(t, out)
+			if code != 130 || strings.Contains(out, "FATAL") || !strings.Contains(out, "The run was interrupted by SIGINT") {
+				t.Fatalf("exit %d, want 130, the interrupt's line and no FATAL line\n%s", code, out)
+			}
 			if n := counter(t, out, "transactions"); n == 0 {
 				t.Errorf("no transactions in the report:\n%s", out)
 			}

@@ -117,8 +117,9 @@ func main() {
 }
 
 // interruptContext is cancelled by the first SIGINT or SIGTERM, with an
-// *engine.Interrupt naming the signal as its cause. A second one is left
-// to the signal's default action: it ends a process that does not stop.
+// *engine.Interrupt naming the signal as its cause. It then stops
+// listening: unless a command listens for itself (compare), a second one
+// has Go's default effect and ends a process that does not stop.
 func interruptContext(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
@@ -128,7 +129,7 @@ func interruptContext(parent context.Context) (context.Context, func()) {
 	go func() {
 		select {
 		case sig := <-ch:
-			signal.Reset(signals...)
+			signal.Stop(ch)
 			cancel(&engine.Interrupt{Signal: sig.(syscall.Signal)})
 		case <-done:
 		}
