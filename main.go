@@ -307,7 +307,7 @@ func (p *program) main(args []string) int {
 	inv.args = args
 	values := inv.values
 	if values.Bool("help") {
-		printHelp(p.log.Out(), p.drivers, p.tests)
+		printHelp(p.log.Out(), p.name(), p.drivers, p.tests)
 		return 0
 	}
 	if values.Bool("version") {
@@ -445,7 +445,7 @@ func (p *program) configure(inv *invocation) bool {
 func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 	cl, values := inv.cl, inv.values
 	if cl.command == "" {
-		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
+		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See '%s %s help'\n", b.Name, p.name(), b.Name)
 		return 1
 	}
 	bk := declare(values, b.Options)
@@ -461,6 +461,14 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 		fmt.Fprintf(out, "%s options:\n", b.Name)
 		fmt.Fprintf(out, "%s\n", options.FormatHelp(b.Options))
 		return 0
+	}
+	if cl.command == "run" {
+		// Options for database tests: said once, not silently ignored.
+		for _, o := range []string{"server-stats", "statement-stats"} {
+			if values.Bool(o) {
+				p.log.Warnf("--%s: the %s test uses no database: nothing to report", o, b.Name)
+			}
+		}
 	}
 	cfg := inv.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
@@ -846,8 +854,8 @@ func printDrivers(w io.Writer, drv []drivers.Factory) {
 // byte, then, before the list of compiled-in tests (where the reference
 // varies with its build: the driver part), the embedded driver's options,
 // what we add to each group, and the bundled workloads.
-func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
-	fmt.Fprintf(w, "Usage:\n  sysbench [options]... [testname] [command]\n\n")
+func printHelp(w io.Writer, prog string, drv []drivers.Factory, tests []engine.Builtin) {
+	fmt.Fprintf(w, "Usage:\n  %s [options]... [testname] [command]\n\n", prog)
 	fmt.Fprintf(w, "Commands implemented by most tests: prepare run cleanup help\n\n")
 	fmt.Fprintf(w, "General options:\n%s\n", options.FormatReferenceHelp(generalOptions))
 	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatReferenceHelp(randOptions))
@@ -873,6 +881,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
 	// must find the reference's block only.
 	if ext := options.FormatExtensionHelp(general); ext != "" {
+		// The options that name one of our commands name it as invoked.
+		ext = strings.ReplaceAll(ext, "'sysbench-go ", "'"+prog+" ")
 		fmt.Fprintf(w, "General options beyond sysbench 1.0.20:\n%s\n", ext)
 	}
 	for _, d := range drv {
@@ -880,8 +890,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
 		}
 	}
-	printCommands(w)
-	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
+	printCommands(w, prog)
+	fmt.Fprintf(w, "Bundled workloads (see '%s <name> help' for their options):\n", prog)
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)
 	}
@@ -890,5 +900,5 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	for _, t := range tests {
 		fmt.Fprintf(w, "  %s - %s\n", t.Name, t.Description)
 	}
-	fmt.Fprintf(w, "\nSee 'sysbench <testname> help' for a list of options for each test.\n\n")
+	fmt.Fprintf(w, "\nSee '%s <testname> help' for a list of options for each test.\n\n", prog)
 }
