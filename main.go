@@ -684,9 +684,14 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	case st.code != 0:
 		st.add("failed")
 	}
+	// A signal's status comes before a missed threshold's: the run was
+	// cut short, what it measured is a part.
 	in := engine.Interrupted(p.ctx)
 	if in != nil {
 		st.add("interrupted")
+		if st.code == 0 {
+			st.code = in.ExitCode()
+		}
 	}
 	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
@@ -709,7 +714,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	}
 	if in != nil {
 		// Last, after everything the run prints: the run was cut short.
-		p.record(st, interruptError(in, fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())))
+		p.fail(interruptError(in, fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())))
 	}
 	if len(st.reasons) == 0 {
 		st.add("completed")
