@@ -19,6 +19,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -765,4 +766,86 @@ func TestFaultBadDriverOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runBounded runs the program as a process and returns what it printed
+// and its exit status; a process still running after a minute is killed
+// and fails the test (a run that does not end at its --time).
+func runBounded(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.Binary(t), args...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("still running a minute later (%v):\n%s", args, out)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+// TestTimeBoundsEvents: --time bounds a run whatever its events do. An
+// event that restarts after an ignored error for ever (a duplicate key
+// with the error ignored) ends at --time: the run reports its errors and
+// no event, and exits 0 (it ran until killed before). An event whose query
+// waits on the server is cancelled a grace period after --time, with a
+// warning, and not counted.
+func TestTimeBoundsEvents(t *testing.T) {
+	t.Parallel()
+	for _, db := range []string{"mysql", "pgsql"} {
+		t.Run(db+"/restarting event", func(t *testing.T) {
+			t.Parallel()
+			f := newFaultDB(t, db)
+			script := append([]string{"testdata/scripts/dup_key.lua"}, f.args...)
+			if db == "mysql" {
+				script = append(script, "--mysql-ignore-errors=1062")
+			}
+			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			out, code := runBounded(t, append(script, "--threads=2", "--time=2", "run")...)
+			noPanic(t, out)
+			if code != 0 || strings.Contains(out, "FATAL") || strings.Contains(out, "WARNING") {
+				t.Fatalf("exit %d, want 0 without FATAL or WARNING lines\n%s", code, out)
+			}
+			if n := counter(t, out, "ignored errors"); n == 0 {
+				t.Errorf("no ignored errors counted:\n%s", out)
+			}
+			if n := counter(t, out, "total number of events"); n != 0 {
+				t.Errorf("%d events counted, want 0: every event restarted until the end\n%s", n, out)
+			}
+		})
+		t.Run(db+"/waiting query", func(t *testing.T) {
+			t.Parallel()
+			srv := testenv.RequireServer(t, db)
+			args := append([]string{"testdata/scripts/wait_query.lua", "--time=1"}, srv.Args()...)
+			out, code := runBounded(t, append(args, "run")...)
+			noPanic(t, out)
+			if code != 0 || strings.Contains(out, "FATAL") {
+				t.Fatalf("exit %d, want 0 without FATAL lines\n%s", code, out)
+			}
+			if !strings.Contains(out, "WARNING: 1 event still running 1s after --time cancelled: not counted\n") {
+				t.Errorf("no warning about the cancelled event:\n%s", out)
+			}
+			if n := counter(t, out, "total number of events"); n != 0 {
+				t.Errorf("%d events counted, want 0\n%s", n, out)
+			}
+		})
+	}
+	// A Lua loop cannot be cancelled: its worker is abandoned, as by
+	// --forced-shutdown, with its message and exit status.
+	t.Run("lua loop", func(t *testing.T) {
+		t.Parallel()
+		out, code := runBounded(t, "testdata/scripts/hang.lua", "--time=1", "run")
+		noPanic(t, out)
+		if code != 2 || !strings.Contains(out, "FATAL: The --max-time limit has expired, forcing shutdown...\n") {
+			t.Errorf("exit %d, want 2 and the forced shutdown's line\n%s", code, out)
+		}
+		if !strings.Contains(out, "General statistics:") {
+			t.Errorf("no final report:\n%s", out)
+		}
+	})
 }
