@@ -701,7 +701,9 @@ func TestFaultServerRestart(t *testing.T) {
 
 // TestFaultSQLError: a query with a syntax error sent from Lua, as text
 // or as a prepared statement, stops the run with FATAL lines carrying the
-// database's error text, and exit code 1.
+// database's error text, and exit code 1. The report after it counts no
+// ignored error: the fatal error was not ignored (it counted one per
+// failing thread).
 func TestFaultSQLError(t *testing.T) {
 	t.Parallel()
 	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "fault.db")}}
@@ -718,7 +720,7 @@ func TestFaultSQLError(t *testing.T) {
 	for db, conn := range dbs {
 		for _, how := range []string{"query", "prepare"} {
 			t.Run(db+"/"+how, func(t *testing.T) {
-				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5"}, conn...)
+				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5", "--threads=2"}, conn...)
 				out, code := runCLI(t, append(args, "run")...)
 				noPanic(t, out)
 				if code != 1 {
@@ -729,6 +731,9 @@ func TestFaultSQLError(t *testing.T) {
 				}
 				if !strings.Contains(out, "FATAL: `thread_run' function failed: testdata/scripts/fault_sql_error.lua:") {
 					t.Errorf("no FATAL line naming the script's line:\n%s", out)
+				}
+				if n := counter(t, out, "ignored errors"); n != 0 {
+					t.Errorf("ignored errors: %d after a fatal error, want 0\n%s", n, out)
 				}
 			})
 		}
