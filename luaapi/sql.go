@@ -1007,8 +1007,7 @@ func legacyConn(L *lua.LState) *sqlConn {
 }
 
 // legacyRaise maps errors of the 0.5-era API: ignorable ones restart the
-// event, fatal ones fail with the call's name. Both are counted, as the
-// reference's drivers count failed queries.
+// event, fatal ones fail with the call's name. countFailure counts them.
 func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
 	c.dropResult()
 	de := drivers.AsError(err)
