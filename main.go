@@ -687,11 +687,16 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	// A signal's status comes before a missed threshold's: the run was
 	// cut short, what it measured is a part.
 	in := engine.Interrupted(p.ctx)
-	if in != nil {
+	switch {
+	case in != nil:
 		st.add("interrupted")
 		if st.code == 0 {
 			st.code = in.ExitCode()
 		}
+	case p.ctx.Err() != nil:
+		// Stopped by whoever runs the program in-process, not a signal:
+		// its status is the run's.
+		st.add("interrupted")
 	}
 	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
