@@ -678,9 +678,12 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	if fin != nil {
 		p.record(st, fin.Report())
 	}
+	var signalled *engine.Interrupt
 	switch {
 	case errors.Is(runErr, engine.ErrForcedShutdown):
 		st.add("forced_shutdown")
+	case errors.As(runErr, &signalled):
+		// Interrupted before it started: said below.
 	case st.code != 0:
 		st.add("failed")
 	}
@@ -719,7 +722,11 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 	}
 	if in != nil {
 		// Last, after everything the run prints: the run was cut short.
-		p.fail(interruptError(in, fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())))
+		msg := fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())
+		if fin == nil {
+			msg = fmt.Sprintf("The run was interrupted by %s before it started", in.Name())
+		}
+		p.fail(interruptError(in, msg))
 	}
 	if len(st.reasons) == 0 {
 		st.add("completed")
@@ -790,12 +797,16 @@ func (p *program) fail(err error) int {
 		var plain plainError
 		var line interruptLine
 		var ce *luaapi.CommandError
+		var in *engine.Interrupt
 		switch {
 		case engine.IsQuiet(e):
-		case errors.As(e, &plain):
-			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
 		case errors.As(e, &line):
 			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
+		case errors.As(e, &in):
+			// Its line is the caller's (interruptError), which knows
+			// what was interrupted.
+		case errors.As(e, &plain):
+			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
 		case errors.As(e, &ce):
 			fmt.Fprintln(p.stderr, ce.Msg)
 		default:
