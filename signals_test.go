@@ -131,3 +131,31 @@ func TestSignalEndsPrepare(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalBeforeStart: a signal while thread_init waits for the server
+// cancels its query; the run says it was interrupted before it started,
+// exits with the signal's status, and is not recorded as failed (no
+// FATAL line for the query the signal cancelled).
+func TestSignalBeforeStart(t *testing.T) {
+	t.Parallel()
+	for _, db := range []string{"mysql", "pgsql"} {
+		t.Run(db, func(t *testing.T) {
+			t.Parallel()
+			srv := testenv.RequireServer(t, db)
+			path := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"testdata/scripts/slow_init.lua", "--results=" + path}, srv.Args()...)
+			out, code := signalled(t, syscall.SIGTERM, "thread_init waits", append(args, "run")...)
+			noPanic(t, out)
+			if code != 143 || strings.Contains(out, "FATAL") {
+				t.Errorf("exit %d, want 143 and no FATAL line\n%s", code, out)
+			}
+			if !strings.HasSuffix(out, "\nThe run was interrupted by SIGTERM before it started\n") {
+				t.Errorf("the last line does not say the run was interrupted before it started:\n%s", out)
+			}
+			res := readResults(t, path)
+			if res.Exit.Status != 143 || !slices.Equal(res.Exit.Reasons, []string{"interrupted"}) || res.Total != nil {
+				t.Errorf("results file's exit %+v, total %v: want 143, interrupted only, no total", res.Exit, res.Total)
+			}
+		})
+	}
+}
