@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/sysbench-go/sysbench-go/options"
 )
@@ -24,15 +25,15 @@ type ourCommand struct {
 // ourCommands are the commands beyond sysbench's, in --help order.
 func ourCommands() []ourCommand {
 	return []ourCommand{
-		{name: "report", usage: "[options] FILE...", help: "print the final report of a --results file, or of several merged (see 'sysbench report --help')",
+		{name: "report", usage: "[options] FILE...", help: "print the final report of a --results file, or of several merged (see '$0 report --help')",
 			options: reportOptions, run: (*program).reportCommand},
-		{name: "compare", usage: "--matrix=FILE --dir=DIR", help: "run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see 'sysbench compare --help')",
+		{name: "compare", usage: "--matrix=FILE --dir=DIR", help: "run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see '$0 compare --help')",
 			options: compareOptions, run: (*program).compareCommand},
-		{name: "start", usage: "[options] URL...", help: "start the instances of a distributed run together, then merge their results (see 'sysbench start --help')",
+		{name: "start", usage: "[options] URL...", help: "start the instances of a distributed run together, then merge their results (see '$0 start --help')",
 			options: startOptions, args: []string{}, run: (*program).startCommand},
-		{name: "deploy", usage: "kubernetes --instances=N [options] TESTNAME [options] run", help: "print the Kubernetes manifests of a distributed run of N instances (see 'sysbench deploy --help')",
+		{name: "deploy", usage: "kubernetes --instances=N [options] TESTNAME [options] run", help: "print the Kubernetes manifests of a distributed run of N instances (see '$0 deploy --help')",
 			options: deployOptions, args: []string{"kubernetes"}, run: (*program).deployCommand},
-		{name: "completion", usage: "bash|zsh", help: "print the shell completion script (see 'sysbench completion --help')",
+		{name: "completion", usage: "bash|zsh", help: "print the shell completion script (see '$0 completion --help')",
 			options: helpOnly, args: []string{"bash", "zsh"}, run: (*program).completionCommand},
 		{name: "man", usage: "", help: "print the manual page (roff), made from the options --help lists",
 			options: helpOnly, args: []string{}, run: (*program).manCommand},
@@ -55,8 +56,9 @@ func findCommand(name string) (ourCommand, bool) {
 	return ourCommand{}, false
 }
 
-// printCommands lists our commands for --help.
-func printCommands(w io.Writer) {
+// printCommands lists our commands for --help; prog, the program's name
+// as invoked, replaces $0 in their help.
+func printCommands(w io.Writer, prog string) {
 	fmt.Fprintf(w, "Commands beyond sysbench 1.0.20:\n")
 	for _, c := range ourCommands() {
 		if c.hidden {
@@ -66,7 +68,7 @@ func printCommands(w io.Writer) {
 		if c.usage != "" {
 			usage += " " + c.usage
 		}
-		fmt.Fprintf(w, "  %s - %s\n", usage, c.help)
+		fmt.Fprintf(w, "  %s - %s\n", usage, strings.ReplaceAll(c.help, "$0", prog))
 	}
 	fmt.Fprintln(w)
 }

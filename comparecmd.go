@@ -52,7 +52,7 @@ func (p *program) compareCommand(args []string) int {
 	case !ok:
 		return 1
 	case values.Bool("help"):
-		printCompareHelp(p.log.Out())
+		printCompareHelp(p.log.Out(), p.name())
 		return 0
 	case len(rest) > 0:
 		return p.fail(fmt.Errorf("compare: unexpected argument '%s' (usage: sysbench-go compare --matrix=FILE --dir=DIR)", rest[0]))
@@ -363,8 +363,8 @@ func (p *program) compareReport(dir, format string) error {
 	return nil
 }
 
-func printCompareHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go compare --matrix=FILE --dir=DIR [options]\n  sysbench-go compare --report --dir=DIR\n\n")
+func printCompareHelp(out io.Writer, prog string) {
+	fmt.Fprintf(out, "Usage:\n  %[1]s compare --matrix=FILE --dir=DIR [options]\n  %[1]s compare --report --dir=DIR\n\n", prog)
 	fmt.Fprintf(out, "Runs a comparison matrix (targets × workloads × thread counts × rounds), each cell a run of its own\n")
 	fmt.Fprintf(out, "writing a results file into DIR, and prints side-by-side tables; DIR also gets compare.json and a\n")
 	fmt.Fprintf(out, "self-contained report.html. Running it again on the same DIR resumes. See docs/compare.md.\n\n")

@@ -283,7 +283,7 @@ func (p *program) completionCommand(args []string) int {
 	case !ok:
 		return 1
 	case values.Bool("help") || len(rest) != 1:
-		printCompletionHelp(p.log.Out())
+		printCompletionHelp(p.log.Out(), p.name())
 		if values.Bool("help") {
 			return 0
 		}
@@ -301,10 +301,10 @@ func (p *program) completionCommand(args []string) int {
 	return 0
 }
 
-func printCompletionHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go completion bash|zsh\n\n")
+func printCompletionHelp(out io.Writer, prog string) {
+	fmt.Fprintf(out, "Usage:\n  %[1]s completion bash|zsh\n\n", prog)
 	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\nA script's options are read in a sandbox: its code cannot touch a file, the network, a process\nor the clock.\n\n")
-	fmt.Fprintf(out, "  bash: source <(sysbench-go completion bash), or save it as\n        ~/.local/share/bash-completion/completions/sysbench-go\n")
+	fmt.Fprintf(out, "  bash: source <(%s completion bash), or save it as\n        ~/.local/share/bash-completion/completions/sysbench-go\n", prog)
 	fmt.Fprintf(out, "  zsh:  save it as _sysbench-go in a directory of $fpath (make install does both)\n\n")
 }
 

@@ -38,7 +38,7 @@ var reservedRunOptions = []string{"instance", "start-at", "await-start", "serve-
 // and prints the manifests of the distributed run.
 func (p *program) deployCommand(args []string) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "help" {
-		printDeployHelp(p.log.Out())
+		printDeployHelp(p.log.Out(), p.name())
 		return boolInt(len(args) == 0)
 	}
 	if args[0] != "kubernetes" {
@@ -50,7 +50,7 @@ func (p *program) deployCommand(args []string) int {
 		return 1
 	}
 	if values.Bool("help") {
-		printDeployHelp(p.log.Out())
+		printDeployHelp(p.log.Out(), p.name())
 		return 0
 	}
 	k, err := p.kubernetesRun(values, run)
@@ -205,8 +205,8 @@ func (p *program) builtinTest(name string) bool {
 	return false
 }
 
-func printDeployHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go deploy kubernetes --instances=N [options]... TESTNAME [options]... run > run.yaml\n\n")
+func printDeployHelp(out io.Writer, prog string) {
+	fmt.Fprintf(out, "Usage:\n  %[1]s deploy kubernetes --instances=N [options]... TESTNAME [options]... run > run.yaml\n\n", prog)
 	fmt.Fprintf(out, "Prints the Kubernetes manifests of a distributed run: N instances of the run given, each\n--instance=K/N, started together by a start Job that then merges their results and prints the\nreport in its log. kubectl apply -f run.yaml; kubectl logs -f job/NAME-start (docs/distributed.md).\nThe run's command line is checked as a run would read it; a script file is put in a ConfigMap.\n\n")
 	fmt.Fprintf(out, "deploy options:\n%s\n", options.FormatHelp(deployOptions))
 }

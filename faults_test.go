@@ -19,6 +19,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -28,12 +29,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
@@ -217,6 +220,13 @@ type asyncRun struct {
 
 func startCLI(args ...string) *asyncRun {
 	return startCLIContext(context.Background(), args...)
+}
+
+// interruptible is a context for startCLIContext and the function that
+// ends it as main's ends on SIGINT: with the signal as its cause.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return ctx, func() { cancel(&engine.Interrupt{Signal: syscall.SIGINT}) }
 }
 
 // startCLIContext starts the command line with ctx, which main ends on
@@ -508,8 +518,10 @@ func TestFaultLostConnection(t *testing.T) {
 }
 
 // TestFaultInterrupt: an interrupted run (SIGINT, which ends the context
-// main passes to run) stops at once, abandoning the events under way and
-// the queries they wait for, and prints its report: no FATAL line, exit 0.
+// main passes to run, with the signal as its cause) stops at once,
+// abandoning the events under way and the queries they wait for, and
+// prints its report and the line saying it was interrupted: no FATAL line,
+// exit 130.
 func TestFaultInterrupt(t *testing.T) {
 	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
@@ -519,14 +531,17 @@ func TestFaultInterrupt(t *testing.T) {
 			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
-			ctx, interrupt := context.WithCancel(context.Background())
+			ctx, interrupt := interruptible()
 			defer interrupt()
 			r := startCLIContext(ctx, append(script, "--time=60", "run")...)
 			r.started(t)
 			r.progresses(t, f, "before the interrupt")
 			interrupt()
 			out, code := r.wait(t, 30*time.Second)
-			cleanRun(t, out, code)
+			noPanic(t, out)
+			if code != 130 || strings.Contains(out, "FATAL") || !strings.Contains(out, "The run was interrupted by SIGINT") {
+				t.Fatalf("exit %d, want 130, the interrupt's line and no FATAL line\n%s", code, out)
+			}
 			if n := counter(t, out, "transactions"); n == 0 {
 				t.Errorf("no transactions in the report:\n%s", out)
 			}
@@ -686,7 +701,9 @@ func TestFaultServerRestart(t *testing.T) {
 
 // TestFaultSQLError: a query with a syntax error sent from Lua, as text
 // or as a prepared statement, stops the run with FATAL lines carrying the
-// database's error text, and exit code 1.
+// database's error text, and exit code 1. The report after it counts no
+// ignored error: the fatal error was not ignored (it counted one per
+// failing thread).
 func TestFaultSQLError(t *testing.T) {
 	t.Parallel()
 	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "fault.db")}}
@@ -703,7 +720,7 @@ func TestFaultSQLError(t *testing.T) {
 	for db, conn := range dbs {
 		for _, how := range []string{"query", "prepare"} {
 			t.Run(db+"/"+how, func(t *testing.T) {
-				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5"}, conn...)
+				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5", "--threads=2"}, conn...)
 				out, code := runCLI(t, append(args, "run")...)
 				noPanic(t, out)
 				if code != 1 {
@@ -714,6 +731,9 @@ func TestFaultSQLError(t *testing.T) {
 				}
 				if !strings.Contains(out, "FATAL: `thread_run' function failed: testdata/scripts/fault_sql_error.lua:") {
 					t.Errorf("no FATAL line naming the script's line:\n%s", out)
+				}
+				if n := counter(t, out, "ignored errors"); n != 0 {
+					t.Errorf("ignored errors: %d after a fatal error, want 0\n%s", n, out)
 				}
 			})
 		}
@@ -751,4 +771,86 @@ func TestFaultBadDriverOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runBounded runs the program as a process and returns what it printed
+// and its exit status; a process still running after a minute is killed
+// and fails the test (a run that does not end at its --time).
+func runBounded(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.Binary(t), args...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("still running a minute later (%v):\n%s", args, out)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+// TestTimeBoundsEvents: --time bounds a run whatever its events do. An
+// event that restarts after an ignored error for ever (a duplicate key
+// with the error ignored) ends at --time: the run reports its errors and
+// no event, and exits 0 (it ran until killed before). An event whose query
+// waits on the server is cancelled a grace period after --time, with a
+// warning, and not counted.
+func TestTimeBoundsEvents(t *testing.T) {
+	t.Parallel()
+	for _, db := range []string{"mysql", "pgsql"} {
+		t.Run(db+"/restarting event", func(t *testing.T) {
+			t.Parallel()
+			f := newFaultDB(t, db)
+			script := append([]string{"testdata/scripts/dup_key.lua"}, f.args...)
+			if db == "mysql" {
+				script = append(script, "--mysql-ignore-errors=1062")
+			}
+			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, out)
+			}
+			out, code := runBounded(t, append(script, "--threads=2", "--time=2", "run")...)
+			noPanic(t, out)
+			if code != 0 || strings.Contains(out, "FATAL") || strings.Contains(out, "WARNING") {
+				t.Fatalf("exit %d, want 0 without FATAL or WARNING lines\n%s", code, out)
+			}
+			if n := counter(t, out, "ignored errors"); n == 0 {
+				t.Errorf("no ignored errors counted:\n%s", out)
+			}
+			if n := counter(t, out, "total number of events"); n != 0 {
+				t.Errorf("%d events counted, want 0: every event restarted until the end\n%s", n, out)
+			}
+		})
+		t.Run(db+"/waiting query", func(t *testing.T) {
+			t.Parallel()
+			srv := testenv.RequireServer(t, db)
+			args := append([]string{"testdata/scripts/wait_query.lua", "--time=1"}, srv.Args()...)
+			out, code := runBounded(t, append(args, "run")...)
+			noPanic(t, out)
+			if code != 0 || strings.Contains(out, "FATAL") {
+				t.Fatalf("exit %d, want 0 without FATAL lines\n%s", code, out)
+			}
+			if !strings.Contains(out, "WARNING: 1 event still running 1s after --time cancelled: not counted\n") {
+				t.Errorf("no warning about the cancelled event:\n%s", out)
+			}
+			if n := counter(t, out, "total number of events"); n != 0 {
+				t.Errorf("%d events counted, want 0\n%s", n, out)
+			}
+		})
+	}
+	// A Lua loop cannot be cancelled: its worker is abandoned, as by
+	// --forced-shutdown, with its message and exit status.
+	t.Run("lua loop", func(t *testing.T) {
+		t.Parallel()
+		out, code := runBounded(t, "testdata/scripts/hang.lua", "--time=1", "run")
+		noPanic(t, out)
+		if code != 2 || !strings.Contains(out, "FATAL: The --max-time limit has expired, forcing shutdown...\n") {
+			t.Errorf("exit %d, want 2 and the forced shutdown's line\n%s", code, out)
+		}
+		if !strings.Contains(out, "General statistics:") {
+			t.Errorf("no final report:\n%s", out)
+		}
+	})
 }

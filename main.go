@@ -59,7 +59,7 @@ func main() {
 		HideVersion:     true,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptContext(context.Background())
 			defer stop()
 			// A reader of standard output that goes away (| head) must not
 			// kill the process before its files are written: with SIGPIPE
@@ -113,6 +113,31 @@ func main() {
 	}
 	if err := app.Run(os.Args); err != nil {
 		os.Exit(1)
+	}
+}
+
+// interruptContext is cancelled by the first SIGINT or SIGTERM, with an
+// *engine.Interrupt naming the signal as its cause. It then stops
+// listening: unless a command listens for itself (compare), a second one
+// has Go's default effect and ends a process that does not stop.
+func interruptContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	signal.Notify(ch, signals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Stop(ch)
+			cancel(&engine.Interrupt{Signal: sig.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
 	}
 }
 
@@ -202,8 +227,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // runAs runs the program as argv0 names it: as `sysbench`, it answers
 // --version as the reference does.
 func runAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, closed := context.WithCancel(ctx)
-	defer closed()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// A reader of the output that went away stops the program as SIGPIPE
+	// would, and it exits with SIGPIPE's status.
+	closed := func() { cancel(&engine.Interrupt{Signal: syscall.SIGPIPE}) }
 	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
 	defer w.flush()
 	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
@@ -279,7 +307,7 @@ func (p *program) main(args []string) int {
 	inv.args = args
 	values := inv.values
 	if values.Bool("help") {
-		printHelp(p.log.Out(), p.drivers, p.tests)
+		printHelp(p.log.Out(), p.name(), p.drivers, p.tests)
 		return 0
 	}
 	if values.Bool("version") {
@@ -417,7 +445,7 @@ func (p *program) configure(inv *invocation) bool {
 func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 	cl, values := inv.cl, inv.values
 	if cl.command == "" {
-		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n", b.Name, b.Name)
+		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See '%s %s help'\n", b.Name, p.name(), b.Name)
 		return 1
 	}
 	bk := declare(values, b.Options)
@@ -433,6 +461,14 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 		fmt.Fprintf(out, "%s options:\n", b.Name)
 		fmt.Fprintf(out, "%s\n", options.FormatHelp(b.Options))
 		return 0
+	}
+	if cl.command == "run" {
+		// Options for database tests: said once, not silently ignored.
+		for _, o := range []string{"server-stats", "statement-stats"} {
+			if values.Bool(o) {
+				p.log.Warnf("--%s: the %s test uses no database: nothing to report", o, b.Name)
+			}
+		}
 	}
 	cfg := inv.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
@@ -593,6 +629,11 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 		return 1
 	}
 	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
+	if in := engine.Interrupted(p.ctx); in != nil {
+		// What failed after the signal failed because of it (a query it
+		// cancelled): one line says the command was interrupted.
+		return p.fail(interruptError(in, fmt.Sprintf("The '%s' command was interrupted by %s", command, in.Name())))
+	}
 	if errors.Is(err, engine.ErrUnknownCommand) {
 		if command == "prepare" || command == "cleanup" || command == "help" {
 			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
@@ -632,18 +673,33 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		ctl = p.openEndpoint(inv, srv, &cfg, res)
 	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
-	st := &exitStatus{reason: "completed"}
+	st := &exitStatus{}
 	p.record(st, runErr)
 	if fin != nil {
 		p.record(st, fin.Report())
 	}
+	var signalled *engine.Interrupt
 	switch {
 	case errors.Is(runErr, engine.ErrForcedShutdown):
-		st.reason = "forced_shutdown"
+		st.add("forced_shutdown")
+	case errors.As(runErr, &signalled):
+		// Interrupted before it started: said below.
 	case st.code != 0:
-		st.reason = "failed"
+		st.add("failed")
+	}
+	// A signal's status comes before a missed threshold's: the run was
+	// cut short, what it measured is a part.
+	in := engine.Interrupted(p.ctx)
+	switch {
+	case in != nil:
+		st.add("interrupted")
+		if st.code == 0 {
+			st.code = in.ExitCode()
+		}
 	case p.ctx.Err() != nil:
-		st.reason = "interrupted"
+		// Stopped by whoever runs the program in-process, not a signal:
+		// its status is the run's.
+		st.add("interrupted")
 	}
 	ended(inv, res, time.Now())
 	if server != nil && outs.whole != nil {
@@ -655,12 +711,27 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
 		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
 		for _, r := range res.Thresholds {
-			if !r.Pass && st.code == 0 {
-				st.code, st.reason = report.ThresholdsFailed, "thresholds_failed"
+			if !r.Pass {
+				st.add("thresholds_failed")
+				if st.code == 0 {
+					st.code = report.ThresholdsFailed
+				}
+				break
 			}
 		}
 	}
-	p.record(st, outs.close(res, st.code, st.reason, p.log.Fatals()))
+	if in != nil {
+		// Last, after everything the run prints: the run was cut short.
+		msg := fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())
+		if fin == nil {
+			msg = fmt.Sprintf("The run was interrupted by %s before it started", in.Name())
+		}
+		p.fail(interruptError(in, msg))
+	}
+	if len(st.reasons) == 0 {
+		st.add("completed")
+	}
+	p.record(st, outs.close(res, st.code, st.reasons, p.log.Fatals()))
 	p.record(st, p.serveResults(inv, ctl))
 	return st.code
 }
@@ -678,11 +749,26 @@ func liveInfo(inv *invocation, t engine.Test) live.Info {
 }
 
 // exitStatus is how a run ended: the first error's exit status, and the
-// results file's reason.
+// results file's reasons, the first the main one.
 type exitStatus struct {
-	code   int
-	reason string
+	code    int
+	reasons []string
 }
+
+func (st *exitStatus) add(reason string) { st.reasons = append(st.reasons, reason) }
+
+// interruptError is the line saying what a signal cut short; its exit
+// status is the signal's (128 + its number).
+func interruptError(in *engine.Interrupt, msg string) error {
+	return interruptLine{plainError{msg}, in}
+}
+
+type interruptLine struct {
+	plainError
+	in *engine.Interrupt
+}
+
+func (e interruptLine) Unwrap() error { return e.in }
 
 // record prints err (if any) and keeps its status unless one was kept.
 func (p *program) record(st *exitStatus, err error) {
@@ -709,9 +795,16 @@ func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Res
 func (p *program) fail(err error) int {
 	for _, e := range engine.Leaves(err) {
 		var plain plainError
+		var line interruptLine
 		var ce *luaapi.CommandError
+		var in *engine.Interrupt
 		switch {
 		case engine.IsQuiet(e):
+		case errors.As(e, &line):
+			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
+		case errors.As(e, &in):
+			// Its line is the caller's (interruptError), which knows
+			// what was interrupted.
 		case errors.As(e, &plain):
 			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
 		case errors.As(e, &ce):
@@ -782,8 +875,8 @@ func printDrivers(w io.Writer, drv []drivers.Factory) {
 // byte, then, before the list of compiled-in tests (where the reference
 // varies with its build: the driver part), the embedded driver's options,
 // what we add to each group, and the bundled workloads.
-func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
-	fmt.Fprintf(w, "Usage:\n  sysbench [options]... [testname] [command]\n\n")
+func printHelp(w io.Writer, prog string, drv []drivers.Factory, tests []engine.Builtin) {
+	fmt.Fprintf(w, "Usage:\n  %s [options]... [testname] [command]\n\n", prog)
 	fmt.Fprintf(w, "Commands implemented by most tests: prepare run cleanup help\n\n")
 	fmt.Fprintf(w, "General options:\n%s\n", options.FormatReferenceHelp(generalOptions))
 	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatReferenceHelp(randOptions))
@@ -809,6 +902,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
 	// must find the reference's block only.
 	if ext := options.FormatExtensionHelp(general); ext != "" {
+		// The options that name one of our commands name it as invoked.
+		ext = strings.ReplaceAll(ext, "'sysbench-go ", "'"+prog+" ")
 		fmt.Fprintf(w, "General options beyond sysbench 1.0.20:\n%s\n", ext)
 	}
 	for _, d := range drv {
@@ -816,8 +911,8 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
 		}
 	}
-	printCommands(w)
-	fmt.Fprintf(w, "Bundled workloads (see 'sysbench <name> help' for their options):\n")
+	printCommands(w, prog)
+	fmt.Fprintf(w, "Bundled workloads (see '%s <name> help' for their options):\n", prog)
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)
 	}
@@ -826,5 +921,5 @@ func printHelp(w io.Writer, drv []drivers.Factory, tests []engine.Builtin) {
 	for _, t := range tests {
 		fmt.Fprintf(w, "  %s - %s\n", t.Name, t.Description)
 	}
-	fmt.Fprintf(w, "\nSee 'sysbench <testname> help' for a list of options for each test.\n\n")
+	fmt.Fprintf(w, "\nSee '%s <testname> help' for a list of options for each test.\n\n", prog)
 }

@@ -172,6 +172,27 @@ func TestScriptErrors(t *testing.T) {
 	}
 }
 
+// TestErrorObjectsAsReference: an error raised with an object that is not
+// a string (a table, nil) in init, thread_init or event prints what
+// sysbench 1.0.20 prints, "(not a string)", not the table's address; a
+// number becomes the text of error()'s message, with its position. The
+// lines were printed by the real sysbench for this script.
+func TestErrorObjectsAsReference(t *testing.T) {
+	const script = "testdata/scripts/error_object.lua"
+	fn := map[string]string{"init": "init", "thread_init": "thread_init", "event": "thread_run"}
+	for _, where := range []string{"init", "thread_init", "event"} {
+		for what, msg := range map[string]string{"table": "(not a string)", "nil": "(not a string)", "number": script + ":19: 42"} {
+			t.Run(where+"/"+what, func(t *testing.T) {
+				out, code := runCLI(t, script, "--where="+where, "--what="+what, "--time=1", "run")
+				want := "FATAL: `" + fn[where] + "' function failed: " + msg
+				if f := fatalLines(out); code != 1 || len(f) == 0 || f[0] != want {
+					t.Errorf("exit %d, FATAL lines %q, want the first %q\n%s", code, f, want, out)
+				}
+			})
+		}
+	}
+}
+
 // TestSyntaxErrorsAsReference: a script that does not parse gets the
 // reference's FATAL line, which is LuaJIT's message (sysbench 1.0.20's own
 // tests check the first).
@@ -397,7 +418,10 @@ func TestReportHooks(t *testing.T) {
 // reference's "mysql options:" block finds only the reference's lines.
 func TestHelpIsReferencePlusSections(t *testing.T) {
 	ref := reference(t, "help.txt")
-	out, code := runCLI(t, "--help")
+	// As `sysbench`: the help names the program as invoked.
+	var buf bytes.Buffer
+	code := runAs(context.Background(), "sysbench", []string{"--help"}, strings.NewReader(""), &buf, &buf)
+	out := buf.String()
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -700,5 +724,51 @@ func TestOLTPPlanSameAsLua(t *testing.T) {
 				t.Errorf("the rows differ after the same seeded run: %s", testenv.LineDiff(viaLua, viaPlan))
 			}
 		})
+	}
+}
+
+// TestHelpNamesTheProgram: the help texts tell the user what to run under
+// the name the program was run as: sysbench-go, or sysbench when installed
+// or linked under that name.
+func TestHelpNamesTheProgram(t *testing.T) {
+	for _, c := range []struct{ argv0, name, other string }{
+		{"/usr/bin/sysbench-go", "sysbench-go", "'sysbench "},
+		{"/usr/local/bin/sysbench", "sysbench", "sysbench-go "},
+	} {
+		for _, args := range [][]string{{"--help"}, {"report", "--help"}, {"start", "--help"}, {"compare", "--help"}} {
+			t.Run(c.name+" "+strings.Join(args, " "), func(t *testing.T) {
+				var buf bytes.Buffer
+				if code := runAs(context.Background(), c.argv0, args, strings.NewReader(""), &buf, &buf); code != 0 {
+					t.Fatalf("exit %d\n%s", code, buf.String())
+				}
+				out := buf.String()
+				want := "  " + c.name + " "
+				if args[0] == "--help" {
+					want = "(see '" + c.name + " report --help')"
+				}
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in:\n%s", want, out)
+				}
+				if strings.Contains(out, c.other) {
+					t.Errorf("%q names the program otherwise (%q):\n%s", args, c.other, out)
+				}
+			})
+		}
+	}
+}
+
+// TestBuiltinSaysDatabaseOptionsDoNothing: --server-stats and --statement-stats
+// apply to database tests; with a built-in test each says so in one line
+// and the run goes on (it was silently ignored).
+func TestBuiltinSaysDatabaseOptionsDoNothing(t *testing.T) {
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--events=10", "--time=0", "--server-stats", "--statement-stats", "run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, o := range []string{"server-stats", "statement-stats"} {
+		line := "WARNING: --" + o + ": the cpu test uses no database: nothing to report\n"
+		if strings.Count(out, line) != 1 {
+			t.Errorf("want the line %q once:\n%s", line, out)
+		}
 	}
 }

@@ -119,6 +119,15 @@ func (p *program) writeManPage(w io.Writer) {
 	} {
 		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", e[0], e[1])
 	}
-	fmt.Fprintf(w, ".SH EXIT STATUS\n0 on success, 1 on an error (a FATAL line says which), 99 when a \\-\\-threshold is missed.\n")
+	fmt.Fprintf(w, ".SH EXIT STATUS\n")
+	for _, e := range [][2]string{
+		{"0", "success"},
+		{"1", "an error (a FATAL line says which)"},
+		{"2", "a run forced to shut down: \\-\\-forced\\-shutdown expired, or its events could not be ended after \\-\\-time"},
+		{"99", "a \\-\\-threshold missed"},
+		{"128+N", "signal N cut a run or command short: 130 for SIGINT, 143 for SIGTERM, 141 when the reader of the output went away (SIGPIPE); a run prints its report and a line saying so, and its \\-\\-results file lists every reason it ended"},
+	} {
+		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", e[0], e[1])
+	}
 	fmt.Fprintf(w, ".SH SEE ALSO\n.BR sysbench (1);\nthe documentation in the docs/ directory of https://github.com/sysbench\\-go/sysbench\\-go\n")
 }

@@ -31,7 +31,7 @@ func (p *program) reportCommand(args []string) int {
 	case !ok:
 		return 1
 	case values.Bool("help"):
-		printReportHelp(p.log.Out())
+		printReportHelp(p.log.Out(), p.name())
 		return 0
 	case len(files) == 0:
 		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
@@ -128,8 +128,8 @@ func (p *program) commandArgs(opts []options.Option, args []string) (*options.Va
 	return values, rest, true
 }
 
-func printReportHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go report [options]... FILE|DIR...\n\n")
+func printReportHelp(out io.Writer, prog string) {
+	fmt.Fprintf(out, "Usage:\n  %[1]s report [options]... FILE|DIR...\n\n", prog)
 	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all. Windows one after the other are rounds\n(per-second figures over the sum of the windows), windows that overlap are instances run together\n(over the mean of their windows); the report says which it found. A run is counted once. A\ndirectory stands for the results files in it (merged ones left out). See docs/results.md.\n\n")
 	fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
 }

@@ -138,7 +138,7 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *
 }
 
 // close finishes the CSV series and writes the results file.
-func (o *outputs) close(r *report.Results, status int, reason string, fatal []string) error {
+func (o *outputs) close(r *report.Results, status int, reasons []string, fatal []string) error {
 	var errs []error
 	if o.server != nil {
 		errs = append(errs, o.server.Close())
@@ -154,7 +154,7 @@ func (o *outputs) close(r *report.Results, status int, reason string, fatal []st
 		if r.Checkpoints == nil {
 			r.Checkpoints = []report.Window{}
 		}
-		r.Exit = report.Exit{Status: status, Reason: reason, Fatal: fatal}
+		r.Exit = report.Exit{Status: status, Reason: reasons[0], Reasons: reasons, Fatal: fatal}
 		if r.Thresholds == nil {
 			r.Thresholds = []report.ThresholdResult{}
 		}

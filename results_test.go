@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -319,7 +318,7 @@ func TestResultsHoweverTheRunEnds(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("interrupted", func(t *testing.T) {
 		path := filepath.Join(dir, "int.json")
-		ctx, interrupt := context.WithCancel(context.Background())
+		ctx, interrupt := interruptible()
 		defer interrupt()
 		r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--report-interval=1", "--results="+path, "run")
 		r.started(t)
@@ -329,7 +328,7 @@ func TestResultsHoweverTheRunEnds(t *testing.T) {
 		interrupt()
 		out, code := r.wait(t, 30*time.Second)
 		res := readResults(t, path)
-		if code != 0 || res.Exit.Status != 0 || res.Exit.Reason != "interrupted" || res.Total == nil ||
+		if code != 130 || res.Exit.Status != 130 || res.Exit.Reason != "interrupted" || res.Total == nil ||
 			res.Total.Counters.Events == 0 || len(res.Intervals) == 0 {
 			t.Errorf("exit %d, results %+v, total %+v\n%s", code, res.Exit, res.Total, out)
 		}

@@ -47,7 +47,7 @@ func (p *program) startCommand(args []string) int {
 	case !ok:
 		return 1
 	case values.Bool("help"):
-		printStartHelp(p.log.Out())
+		printStartHelp(p.log.Out(), p.name())
 		return 0
 	}
 	secs := map[string]time.Duration{}
@@ -167,8 +167,8 @@ func (p *program) serveMerged(values *options.Values, d time.Duration) error {
 	return ctl.WaitFetched(p.ctx, d)
 }
 
-func printStartHelp(out io.Writer) {
-	fmt.Fprintf(out, "Usage:\n  sysbench-go start [options]... URL...\n\n")
-	fmt.Fprintf(out, "Starts the instances of a distributed run together and merges their results. Each instance runs\nwith --instance=K/N --await-start=S --serve-results=S --results=FILE --metrics-addr=HOST:PORT, and\nURL is its endpoint, http://HOST:PORT (with {K} and --instances=N: N of them). The command waits\nuntil every instance is ready, gives them one start time, waits for their results files, merges\nthem and prints the report, as 'sysbench-go report' does (docs/distributed.md).\n\n")
+func printStartHelp(out io.Writer, prog string) {
+	fmt.Fprintf(out, "Usage:\n  %[1]s start [options]... URL...\n\n", prog)
+	fmt.Fprintf(out, "Starts the instances of a distributed run together and merges their results. Each instance runs\nwith --instance=K/N --await-start=S --serve-results=S --results=FILE --metrics-addr=HOST:PORT, and\nURL is its endpoint, http://HOST:PORT (with {K} and --instances=N: N of them). The command waits\nuntil every instance is ready, gives them one start time, waits for their results files, merges\nthem and prints the report, as '%s report' does (docs/distributed.md).\n\n", prog)
 	fmt.Fprintf(out, "start options:\n%s\n", options.FormatHelp(startOptions))
 }

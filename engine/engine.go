@@ -80,14 +80,23 @@ type Watcher interface {
 const maxQueue = 131072
 
 type runState struct {
-	cfg      Config
-	ctx      context.Context // Run's: ends on SIGINT
-	log      *logging.Logger
-	test     Test
-	base     time.Time
-	startNS  int64 // when statistics begin (after the warm-up)
-	deadline int64 // monotonic ns, 0 for none
-	yield    bool  // workers pass their processor on between events (Loop.More)
+	cfg Config
+	ctx context.Context // Run's: ends on SIGINT (its cause: an *Interrupt)
+	// testCtx is what the test works under (its init, its queries): Run's,
+	// also cancelled cutoffGrace after --time (cutOff).
+	testCtx context.Context
+	cutTest context.CancelCauseFunc
+	cut     atomic.Bool // cutOff happened
+	// eventsCtx ends when the run stops or its time is up: an event
+	// that keeps restarting after ignored errors ends with it.
+	eventsCtx context.Context
+	endEvents context.CancelFunc
+	log       *logging.Logger
+	test      Test
+	base      time.Time
+	startNS   int64 // when statistics begin (after the warm-up)
+	deadline  int64 // monotonic ns, 0 for none
+	yield     bool  // workers pass their processor on between events (Loop.More)
 
 	stopped atomic.Bool
 	stopCh  chan struct{}
@@ -130,13 +139,27 @@ func (r *runState) now() int64 { return int64(time.Since(r.base)) + 1 }
 // at is the wall-clock time of the monotonic reading ns.
 func (r *runState) at(ns int64) time.Time { return r.base.Add(time.Duration(ns - 1)) }
 
-// interrupted reports whether the run was interrupted (SIGINT).
-func (r *runState) interrupted() bool { return r.ctx.Err() != nil }
+// interrupted reports whether the run was interrupted (SIGINT) or cut
+// off after its time: the errors that follow are those of the events and
+// queries that cancelled, not the run's.
+func (r *runState) interrupted() bool { return r.ctx.Err() != nil || r.cut.Load() }
+
+// cause is err, or the signal that interrupted the run when err followed
+// it (a query of init() or thread_init() that the interrupt cancelled).
+func (r *runState) cause(err error) error {
+	if in := Interrupted(r.ctx); in != nil && err != nil {
+		return in
+	}
+	return err
+}
 
 func (r *runState) stop() {
 	r.stopMu.Do(func() {
 		r.stopped.Store(true)
 		close(r.stopCh)
+		if r.endEvents != nil {
+			r.endEvents()
+		}
 	})
 }
 
@@ -200,8 +223,10 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	}
 	cfg.Reporters = append([]report.Reporter{text}, cfg.Reporters...)
 	r := &runState{cfg: cfg, log: log, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	// Not cancelled when Run returns: the test's done() still runs under it.
+	r.testCtx, r.cutTest = context.WithCancelCause(ctx)
 	if err := r.setUp(); err != nil {
-		return nil, err
+		return nil, r.cause(err)
 	}
 	if cfg.BlockingWorkers {
 		defer procPerWorker(cfg.Threads)()
@@ -210,7 +235,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	gc := startGCPolicy()
 	defer gc.restore()
 	if err := r.startWorkers(); err != nil {
-		return nil, err
+		return nil, r.cause(err)
 	}
 	// A full collection of the workers' start-up garbage before the clock
 	// starts: otherwise the collector's first cycle, due about now, runs
@@ -221,7 +246,7 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	gc.running()
 	if err := r.waitForStart(); err != nil {
 		r.abandonWorkers()
-		return nil, err
+		return nil, r.cause(err)
 	}
 	r.startClock()
 	bgCancel, bgWait := r.startBackground()
@@ -248,14 +273,14 @@ func (r *runState) setUp() error {
 			r.cfg.Events = n
 		}
 	}
-	if err := r.test.Init(r.ctx); err != nil {
+	if err := r.test.Init(r.testCtx); err != nil {
 		return err
 	}
 	out := r.log.Writer(logging.Notice)
 	report.WriteHeader(out, r.header())
 	r.test.PrintMode(out)
 	if p, ok := r.test.(Preparer); ok {
-		return p.Prepare(r.ctx)
+		return p.Prepare(r.testCtx)
 	}
 	return nil
 }
@@ -289,6 +314,7 @@ func (r *runState) startWorkers() error {
 	}
 	var wctx context.Context
 	wctx, r.cancelWorkers = context.WithCancel(context.Background())
+	r.eventsCtx, r.endEvents = context.WithCancel(wctx)
 	r.startCh = make(chan struct{})
 	r.initErrs = make([]error, cfg.Threads)
 	r.initWG.Add(cfg.Threads)
@@ -461,25 +487,49 @@ func (r *runState) startBackground() (cancel func(), wait func()) {
 
 // wait waits for the workers, a stop request, or a forced shutdown, and
 // returns when the run ended.
+//
+// --time bounds the run whatever its events do. When it is up, an event
+// restarting after ignored errors ends (uncounted) at its next try; the
+// events still running cutoffGrace later have what they wait for (their
+// queries) cancelled and end uncounted too; workers still busy another
+// cutoffGrace later (a Lua loop) are abandoned, as by a forced shutdown.
+// An explicit --forced-shutdown replaces these two steps.
 func (r *runState) wait() (endNS int64, forced bool) {
 	cfg := r.cfg
 	done := make(chan struct{})
 	go func() { r.doneWG.Wait(); close(done) }()
-	var deadline <-chan time.Time
+	var forcedAt, timeUp, cutoff <-chan time.Time
 	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
-		deadline = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
+		forcedAt = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
 	}
-	select {
-	case <-done:
-	case <-r.ctx.Done():
-		r.stop()
+	if r.deadline > 0 {
+		t := time.NewTimer(time.Duration(r.deadline - r.now()))
+		defer t.Stop()
+		timeUp = t.C
+	}
+	interrupt := r.ctx.Done()
+wait:
+	for {
 		select {
 		case <-done:
-		case <-deadline:
+			break wait
+		case <-interrupt:
+			interrupt = nil
+			r.stop()
+		case <-timeUp:
+			timeUp = nil
+			r.endEvents()
+			if forcedAt == nil {
+				cutoff = time.After(cutoffGrace(cfg.Time))
+			}
+		case <-cutoff:
+			cutoff = nil
+			r.cutOff()
+			forcedAt = time.After(cutoffGrace(cfg.Time))
+		case <-forcedAt:
 			forced = true
+			break wait
 		}
-	case <-deadline:
-		forced = true
 	}
 	if forced {
 		r.failed.Store(true)
@@ -491,6 +541,33 @@ func (r *runState) wait() (endNS int64, forced bool) {
 	}
 	return endNS, forced
 }
+
+// cutoffGrace is how long the events still running when --time is up get
+// to end by themselves: a tenth of --time, at least a second.
+func cutoffGrace(t time.Duration) time.Duration { return max(time.Second, t/10) }
+
+// cutOff cancels what the events still running wait for (their queries,
+// through the test's context): they end uncounted, with a warning.
+func (r *runState) cutOff() {
+	running := 0
+	for _, h := range r.reg.Handles() {
+		if h.Running() {
+			running++
+		}
+	}
+	r.cut.Store(true)
+	if running > 0 {
+		what := "events"
+		if running == 1 {
+			what = "event"
+		}
+		r.log.Warnf("%d %s still running %s after --time cancelled: not counted", running, what, cutoffGrace(r.cfg.Time))
+	}
+	r.cutTest(errTimeUp)
+}
+
+// errTimeUp is the cause of the test's context cut off after --time.
+var errTimeUp = errors.New("the --time limit has expired")
 
 // Report gives the final report to the reporters and runs the test's
 // done(), whose error it returns. After a forced shutdown it abandons
@@ -505,7 +582,11 @@ func (f *Finished) Report() error {
 	r.cancelWorkers()
 	r.log.Infof("Done.\n")
 	r.cumulativeReport(f.endNS, report.Final)
-	return r.test.Done(context.Background())
+	err := r.test.Done(context.Background())
+	if r.interrupted() {
+		return nil // its queries were cancelled
+	}
+	return err
 }
 
 // work is the worker loop: the default event loop or the test's own.
@@ -515,15 +596,21 @@ func (r *runState) work(ctx context.Context, w Worker, st *metrics.Handle) error
 	if lr, ok := w.(LoopRunner); ok {
 		return lr.RunLoop(ctx, l)
 	}
+	// Events run under eventsCtx: one that restarts after ignored
+	// errors ends when the run stops or its time is up.
+	ectx := r.eventsCtx
 	for l.More() {
 		l.Start()
-		stop, err := w.Event(ctx)
+		stop, err := w.Event(ectx)
 		if err != nil && errors.Is(err, ErrEventFailed) {
 			l.Abandon()
 			continue
 		}
 		if err != nil {
 			l.Abandon()
+			if ectx.Err() != nil && errors.Is(err, context.Canceled) {
+				return nil
+			}
 			if r.stopped.Load() && ctx.Err() != nil {
 				return nil
 			}

@@ -1,6 +1,12 @@
 package engine
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // Errors end a run or a command; main prints each as FATAL lines, once,
 // and maps it to the exit status with ExitCode.
@@ -27,8 +33,42 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// Interrupt is the cause of a run or command stopped by a signal: main
+// cancels the program's context with it (context.Cause), so that whoever
+// sees the context end knows which signal ended it. Its exit status is
+// 128 + the signal's number, as a shell reports a process the signal
+// killed: 130 for SIGINT, 143 for SIGTERM.
+type Interrupt struct{ Signal syscall.Signal }
+
+func (e *Interrupt) Error() string { return "interrupted by " + e.Name() }
+
+// Name is the signal's name: "SIGINT".
+func (e *Interrupt) Name() string {
+	if n := unix.SignalName(e.Signal); n != "" {
+		return n
+	}
+	return e.Signal.String()
+}
+
+// ExitCode is 128 + the signal's number.
+func (e *Interrupt) ExitCode() int { return 128 + int(e.Signal) }
+
+// Interrupted is the signal that ended ctx, nil when ctx is not done or
+// ended otherwise.
+func Interrupted(ctx context.Context) *Interrupt {
+	if ctx.Err() == nil {
+		return nil
+	}
+	var in *Interrupt
+	if errors.As(context.Cause(ctx), &in) {
+		return in
+	}
+	return nil
+}
+
 // ExitCode is the process exit status for err: 0 for nil, the status an
-// error carries (2 for a forced shutdown), else 1.
+// error carries (2 for a forced shutdown, 128 + the signal's number for an
+// Interrupt), else 1.
 func ExitCode(err error) int {
 	if err == nil {
 		return 0
@@ -36,6 +76,10 @@ func ExitCode(err error) int {
 	var e *exitError
 	if errors.As(err, &e) {
 		return e.code
+	}
+	var in *Interrupt
+	if errors.As(err, &in) {
+		return in.ExitCode()
 	}
 	return 1
 }

@@ -3,6 +3,8 @@ package luaapi
 import (
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/internal/luanum"
+
 	"github.com/sysbench-go/sysbench-go/internal/luacomp"
 	"github.com/sysbench-go/sysbench-go/internal/luavm"
 )
@@ -214,6 +216,11 @@ func luaRaise(L *lua.LState) int {
 	level := 1
 	if L.GetTop() >= 2 {
 		level = L.CheckInt(2)
+	}
+	// As LuaJIT's error(): a number is raised as its text, and a string
+	// (or number) gets the position of the level asked for.
+	if n, ok := v.(lua.LNumber); ok {
+		v = lua.LString(luanum.Format(float64(n)))
 	}
 	if s, ok := v.(lua.LString); ok && level > 0 {
 		v = lua.LString(where(L, pos(level)) + string(s))

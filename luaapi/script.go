@@ -458,21 +458,31 @@ func getPath(L *lua.LState, names ...string) lua.LValue {
 }
 
 // luaError turns an error from a protected call into "file:line: msg".
+// An error object that is neither a string nor a number (a table, nil,
+// a boolean) has no text: the reference says "(not a string)" for it.
 func luaError(err error) string {
 	var ae *lua.ApiError
-	if errors.As(err, &ae) {
-		if ae.Object != nil && ae.Object != lua.LNil {
-			if t, ok := ae.Object.(*lua.LTable); ok {
-				if m := t.RawGetString("sql_errmsg"); m != lua.LNil {
-					return m.String()
-				}
-			}
-			return ae.Object.String()
+	if !errors.As(err, &ae) {
+		return err.Error()
+	}
+	switch v := ae.Object.(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return luanum.Format(float64(v))
+	case *lua.LTable:
+		if m, ok := v.RawGetString("sql_errmsg").(lua.LString); ok {
+			return string(m)
 		}
+	case nil:
+		// A Go-side failure (a cancelled context, a VM error): its text.
 		return ae.Error()
 	}
-	return err.Error()
+	return notAString
 }
+
+// notAString is the reference's text for an error object without one.
+const notAString = "(not a string)"
 
 // callGlobal calls a global function if it exists. It reports whether it
 // existed and the first return value.

@@ -391,9 +391,7 @@ func (c *sqlConn) failure(L *lua.LState, err error, query, pos string) *lua.ApiE
 	if de == nil {
 		return luaErrorValue(lua.LString(pos + err.Error()))
 	}
-	// Counted as the reference's drivers count failed queries, fatal or
-	// not: a lost connection that was re-established as a reconnect,
-	// anything else as an error.
+	// Counted before the descriptor is raised (countFailure).
 	c.rt.countFailure(de)
 	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)
@@ -1008,8 +1006,7 @@ func legacyConn(L *lua.LState) *sqlConn {
 }
 
 // legacyRaise maps errors of the 0.5-era API: ignorable ones restart the
-// event, fatal ones fail with the call's name. Both are counted, as the
-// reference's drivers count failed queries.
+// event, fatal ones fail with the call's name. countFailure counts them.
 func legacyRaise(L *lua.LState, c *sqlConn, err error, call string) {
 	c.dropResult()
 	de := drivers.AsError(err)

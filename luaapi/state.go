@@ -53,15 +53,18 @@ func (rt *runtime) count(c metrics.Counter) {
 	}
 }
 
-// countFailure counts a failed query as the reference's drivers do: a
-// lost connection that was re-established as a reconnect, anything else
-// as an error, kept by its code.
+// countFailure counts a failed query: a lost connection that was
+// re-established as a reconnect, an ignored error (the event restarts)
+// as an error, kept by its code. A fatal error is not counted: it ends the
+// run, and the report's "ignored errors" would list it among the errors
+// the run went on after (the reference's drivers count it too, but never
+// print a report after it).
 func (rt *runtime) countFailure(de *drivers.Error) {
 	switch {
 	case rt.stats == nil:
 	case de.Kind == drivers.Reconnect:
 		rt.stats.Inc(metrics.CntReconnect)
-	default:
+	case de.Kind == drivers.Ignorable:
 		rt.stats.Error(de.CodeName())
 	}
 }

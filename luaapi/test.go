@@ -27,8 +27,11 @@ var (
 func (s *Script) PrintMode(io.Writer) {}
 
 // Init exports the options and calls the script's init(); a script
-// without event() and thread_run() cannot run.
+// without event() and thread_run() cannot run. The run's queries go
+// under ctx: the engine cancels it on SIGINT and when events outlive
+// --time.
 func (s *Script) Init(ctx context.Context) error {
+	s.env.Ctx = ctx
 	if err := s.exportOptions(s.master); err != nil {
 		return err
 	}
@@ -313,6 +316,11 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 		// connection for the next event (a reconnect, statements
 		// prepared again).
 		failed := w.s.maxTries > 0 && tries >= w.s.maxTries
+		if !failed && ctx.Err() != nil {
+			// The run stopped or its time is up: no restart, and the
+			// event ends uncounted (the errors it met are counted).
+			return false, ctx.Err()
+		}
 		if st := w.rt.stats; st != nil {
 			if failed {
 				st.Fail(descCode(desc))

@@ -244,9 +244,11 @@ type Thread struct {
 type Exit struct {
 	Status int `json:"status"`
 	// Reason is "completed", "interrupted" (SIGINT/SIGTERM), "failed",
-	// "forced_shutdown" or "thresholds_failed"; Reasons, when written,
-	// every reason of a run that ended for more than one.
-	Reason  string   `json:"reason"`
+	// "forced_shutdown" or "thresholds_failed": the first of Reasons.
+	Reason string `json:"reason"`
+	// Reasons are every reason that applies (an interrupted run that also
+	// missed a threshold), the main one first; absent in files written
+	// before it existed. A merge keeps every part's.
 	Reasons []string `json:"reasons,omitempty"`
 	Fatal   []string `json:"fatal"`
 }
