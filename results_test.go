@@ -209,7 +209,7 @@ func TestMergeWarnsOfParts(t *testing.T) {
 	a, b := run("a.json"), run("b.json")
 	threads := run("threads.json", "--threads=4", "--db-ps-mode=disable")
 	cut := filepath.Join(dir, "cut.json")
-	ctx, interrupt := context.WithCancel(context.Background())
+	ctx, interrupt := interruptible()
 	defer interrupt()
 	r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--threads=2", "--report-interval=1", "--results="+cut, "run")
 	r.started(t)
