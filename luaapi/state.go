@@ -34,6 +34,10 @@ type runtime struct {
 	coroutines *coroutines
 	protected  []int      // the bases of the protected calls running (see protectedCall)
 	plan       *eventPlan // run in place of its event function (see eventPlan)
+	// fatal is the code of a fatal query error not counted yet, while
+	// fatalPending (see countFailure).
+	fatal        string
+	fatalPending bool
 }
 
 func (rt *runtime) close() {
@@ -53,12 +57,12 @@ func (rt *runtime) count(c metrics.Counter) {
 	}
 }
 
-// countFailure counts a failed query: a lost connection that was
-// re-established as a reconnect, an ignored error (the event restarts)
-// as an error, kept by its code. A fatal error is not counted: it ends the
-// run, and the report's "ignored errors" would list it among the errors
-// the run went on after (the reference's drivers count it too, but never
-// print a report after it).
+// countFailure counts a failed query as the reference's drivers do: a
+// lost connection that was re-established as a reconnect, anything else
+// as an error, kept by its code. A fatal error waits (settleFatal): the
+// reference counts it among the errors the run went on after, which is
+// true when the script caught it (pcall), and false when it ended the
+// thread's call, and with it the run, whose report we print all the same.
 func (rt *runtime) countFailure(de *drivers.Error) {
 	switch {
 	case rt.stats == nil:
@@ -66,6 +70,20 @@ func (rt *runtime) countFailure(de *drivers.Error) {
 		rt.stats.Inc(metrics.CntReconnect)
 	case de.Kind == drivers.Ignorable:
 		rt.stats.Error(de.CodeName())
+	default:
+		rt.settleFatal(true) // the script went on after the one before
+		rt.fatal, rt.fatalPending = de.CodeName(), true
+	}
+}
+
+// settleFatal counts the fatal error that waits, if any, when the script
+// went on after it (went is true), and drops it when it ended the call.
+func (rt *runtime) settleFatal(went bool) {
+	if rt.fatalPending {
+		if went {
+			rt.stats.Error(rt.fatal)
+		}
+		rt.fatalPending = false
 	}
 }
 

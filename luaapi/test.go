@@ -259,11 +259,13 @@ func (s *Script) SetInterruptible(on bool) { s.forcedCtx = on }
 
 func (w *worker) Init(ctx context.Context) error {
 	_, _, err := callGlobal(w.L, "thread_init", w.tid)
+	w.rt.settleFatal(err == nil)
 	return err
 }
 
 func (w *worker) Done(ctx context.Context) error {
 	_, _, err := callGlobal(w.L, "thread_done", w.tid)
+	w.rt.settleFatal(err == nil)
 	return err
 }
 
@@ -301,14 +303,17 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 			if e := p.run(L); e != nil {
 				err = e
 			} else {
+				w.rt.settleFatal(true)
 				return false, nil
 			}
 		} else if err = callProtected(L, w.event, 1, w.tid); err == nil {
+			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
 			return ret != lua.LNil && ret != lua.LFalse, nil
 		}
 		desc, restart := isRestart(err)
+		w.rt.settleFatal(restart)
 		if !restart {
 			return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
 		}
@@ -386,6 +391,7 @@ func (w loopWorker) RunLoop(ctx context.Context, l *engine.Loop) error {
 	w.rt.loop = l
 	defer func() { w.rt.loop = nil }()
 	_, _, err := callGlobal(w.L, "thread_run", w.tid)
+	w.rt.settleFatal(err == nil)
 	return err
 }
 
