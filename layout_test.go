@@ -12,7 +12,7 @@ import (
 // TestImportDirection keeps the data flowing one way (docs: STYLE): the
 // engine knows no Lua and no driver, drivers know neither the engine nor
 // Lua, the parser is gopher-lua's AST and nothing of ours but the number
-// rules (luanum), measuring (metrics) is a leaf that printing (report)
+// rules (luajit/number), measuring (metrics) is a leaf that printing (report)
 // builds on, and the leaf packages import nothing of the project.
 func TestImportDirection(t *testing.T) {
 	goBin := testenv.Tool(t, "go", "the Go toolchain")
@@ -24,8 +24,8 @@ func TestImportDirection(t *testing.T) {
 		{"./logging", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./options", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./sbrand", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
-		{"./internal/luaparse", []string{"github.com/sysbench-go/sysbench-go/"}, []string{"github.com/sysbench-go/sysbench-go/internal/luanum"}},
-		{"./internal/luanum", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
+		{"./luajit/parse", []string{"github.com/sysbench-go/sysbench-go/"}, []string{"github.com/sysbench-go/sysbench-go/luajit/number"}},
+		{"./luajit/number", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./metrics", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./stats", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./report", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/sysbench-go/sysbench-go/logging", "github.com/sysbench-go/sysbench-go/options", "github.com/yuin/gopher-lua"}, nil},

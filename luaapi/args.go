@@ -5,9 +5,9 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
-	"github.com/sysbench-go/sysbench-go/internal/luavm"
+	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
+	"github.com/sysbench-go/sysbench-go/luajit/vm"
 )
 
 // The standard libraries and LuaJIT's (bit, jit, ffi, 64-bit cdata) check
@@ -18,13 +18,13 @@ import (
 
 // argError raises "bad argument #n to 'name' (msg)" as LuaJIT's
 // luaL_argerror, naming the function as the calling code did
-// (luacomp.CallerName: "rep" for string.rep(...), "f" for a local f, "?"
+// (compile.CallerName: "rep" for string.rep(...), "f" for a local f, "?"
 // when it has no name there): in a method call (s:rep(...)) the arguments
 // are counted after self, and a bad self is "calling 'name' on bad self
 // (msg)". The message starts with the calling line's position when the
 // caller is Lua code.
 func argError(L *lua.LState, n int, msg string) {
-	kind, name := luacomp.CallerName(L, 0)
+	kind, name := compile.CallerName(L, 0)
 	if name == "" {
 		name = "?"
 	}
@@ -66,12 +66,12 @@ func callerWhere(L *lua.LState) string {
 // frameWhere is "chunk:line: " for the Lua function at level, "" for a
 // Go function.
 func frameWhere(L *lua.LState, level int) string {
-	f, ok := luavm.FrameAt(L, level)
+	f, ok := vm.FrameAt(L, level)
 	if !ok || f.Fn == nil || f.Fn.IsG || f.Pc <= 0 || f.Pc > len(f.Fn.Proto.DbgSourcePositions) {
 		return ""
 	}
 	line := f.Fn.Proto.DbgSourcePositions[f.Pc-1]
-	return luacomp.ShortSource(f.Fn.Proto.SourceName) + ":" + strconv.Itoa(line) + ": "
+	return compile.ShortSource(f.Fn.Proto.SourceName) + ":" + strconv.Itoa(line) + ": "
 }
 
 // typeError raises argError for argument n not being a want.
@@ -111,7 +111,7 @@ func checkNum(L *lua.LState, n int) float64 {
 	case lua.LNumber:
 		return float64(v)
 	case lua.LString:
-		if f, ok := luanum.Parse(string(v)); ok {
+		if f, ok := number.Parse(string(v)); ok {
 			return f
 		}
 	}
@@ -147,7 +147,7 @@ func checkStr(L *lua.LState, n int) string {
 	case lua.LString:
 		return string(v)
 	case lua.LNumber:
-		return luanum.Format(float64(v))
+		return number.Format(float64(v))
 	}
 	typeError(L, n, "string")
 	return ""

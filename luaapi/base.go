@@ -7,7 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // registerBase replaces the base library's functions whose behaviour
@@ -98,7 +98,7 @@ func baseType(L *lua.LState) int {
 }
 
 // baseToString is LuaJIT's tostring: the __tostring metamethod's results
-// when there is one, else numbers as luanum writes them.
+// when there is one, else numbers as luajit/number writes them.
 func baseToString(L *lua.LState) int {
 	v := checkAny(L, 1)
 	if mt := L.GetMetaField(v, "__tostring"); mt != lua.LNil {
@@ -119,7 +119,7 @@ func baseToString(L *lua.LState) int {
 func rawToString(v lua.LValue) string {
 	switch x := v.(type) {
 	case lua.LNumber:
-		return luanum.Format(float64(x))
+		return number.Format(float64(x))
 	case lua.LString:
 		return string(x)
 	}
@@ -165,7 +165,7 @@ func basePrint(L *lua.LState, builtin *lua.LFunction) int {
 				buf = append(buf, x...)
 				continue
 			case lua.LNumber:
-				buf = luanum.Append(buf, float64(x))
+				buf = number.Append(buf, float64(x))
 				continue
 			}
 		}
@@ -174,7 +174,7 @@ func basePrint(L *lua.LState, builtin *lua.LFunction) int {
 		L.Call(1, 1)
 		s, ok := L.Get(-1).(lua.LString)
 		if num, isNum := L.Get(-1).(lua.LNumber); isNum {
-			s, ok = lua.LString(luanum.Format(float64(num))), true
+			s, ok = lua.LString(number.Format(float64(num))), true
 		}
 		L.Pop(1)
 		if !ok {
@@ -187,7 +187,7 @@ func basePrint(L *lua.LState, builtin *lua.LFunction) int {
 	return 0
 }
 
-// baseToNumber is LuaJIT's tonumber: base 10 reads numbers as luanum does
+// baseToNumber is LuaJIT's tonumber: base 10 reads numbers as luajit/number does
 // (and converts 64-bit cdata); another base, 2 to 36, reads an unsigned
 // integer as C's strtoul with an optional sign before it.
 func baseToNumber(L *lua.LState) int {
@@ -198,7 +198,7 @@ func baseToNumber(L *lua.LState) int {
 			L.Push(x)
 			return 1
 		case lua.LString:
-			if f, ok := luanum.Parse(string(x)); ok {
+			if f, ok := number.Parse(string(x)); ok {
 				L.Push(lua.LNumber(f))
 				return 1
 			}

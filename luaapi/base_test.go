@@ -10,7 +10,7 @@ import (
 // strings as arguments and in arithmetic, argument errors.
 func TestBaseLibrary(t *testing.T) {
 	runLuaJITCases(t, []luajitCase{
-		// tostring and numbers as text (luanum)
+		// tostring and numbers as text (luajit/number)
 		{"tostring(0.1+0.2), tostring(1e15), tostring(2^53), tostring(1/3)", "\"0.3\", \"1e+15\", \"9.007199254741e+15\", \"0.33333333333333\""},
 		{"tostring(-(0/1)*1), tostring(math.huge), tostring(-math.huge), tostring(0/0)", "\"-0\", \"inf\", \"-inf\", \"nan\""},
 		{"tostring(123456789012345), tostring(2526.6000000000004), tostring(1e-5), tostring(100)", "\"1.2345678901235e+14\", \"2526.6\", \"1e-05\", \"100\""},

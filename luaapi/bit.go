@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -56,7 +56,7 @@ func checkBitArg(L *lua.LState, n int) bitArg {
 	case lua.LNumber:
 		return bitArg{v: uint64(uint32(tobit32(float64(v))))}
 	case lua.LString:
-		if f, ok := luanum.Parse(string(v)); ok {
+		if f, ok := number.Parse(string(v)); ok {
 			return bitArg{v: uint64(uint32(tobit32(f)))}
 		}
 	case *lua.LUserData:
@@ -150,7 +150,7 @@ func convertTo64(v lua.LValue, t *ctype) uint64 {
 	case lua.LNumber:
 		f = float64(x)
 	case lua.LString:
-		f, _ = luanum.Parse(string(x))
+		f, _ = number.Parse(string(x))
 	}
 	if t.isUint64() {
 		return f2u64(f)

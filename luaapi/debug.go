@@ -10,8 +10,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luavm"
+	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit/vm"
 )
 
 // registerDebug completes the debug library as far as gopher-lua's VM
@@ -138,7 +138,7 @@ func debugGetinfo(L *lua.LState) int {
 		} else {
 			p := fn.Proto
 			t.RawSetString("source", lua.LString(p.SourceName))
-			t.RawSetString("short_src", lua.LString(luacomp.ShortSource(p.SourceName)))
+			t.RawSetString("short_src", lua.LString(compile.ShortSource(p.SourceName)))
 			kind := "Lua"
 			if p.LineDefined == 0 {
 				kind = "main"
@@ -185,19 +185,19 @@ func debugGetinfo(L *lua.LState) int {
 }
 
 // frameName is the namewhat and name of the function running at level:
-// as the calling code named it (luacomp.CallerName), or for a metamethod
+// as the calling code named it (compile.CallerName), or for a metamethod
 // "metamethod" and the event the calling instruction raised ("__index"
 // for t.x), as LuaJIT's debug.getinfo answers.
 func frameName(L *lua.LState, level int) (namewhat, name string) {
-	if namewhat, name = luacomp.CallerName(L, level); name != "" {
+	if namewhat, name = compile.CallerName(L, level); name != "" {
 		return namewhat, name
 	}
-	f, ok := luavm.FrameAt(L, level+1)
+	f, ok := vm.FrameAt(L, level+1)
 	if !ok || f.Fn == nil {
 		return "", ""
 	}
 	if f.Fn.IsG {
-		if ev := luacomp.IntrinsicEvent(f.Fn); ev != "" {
+		if ev := compile.IntrinsicEvent(f.Fn); ev != "" {
 			return "metamethod", ev
 		}
 		return "", ""
@@ -309,7 +309,7 @@ func traceback(L *lua.LState, level int) string {
 		if fn.IsG {
 			b.WriteString("[C]:")
 		} else {
-			b.WriteString(luacomp.ShortSource(fn.Proto.SourceName) + ":")
+			b.WriteString(compile.ShortSource(fn.Proto.SourceName) + ":")
 			if d.CurrentLine > 0 {
 				b.WriteString(strconv.Itoa(d.CurrentLine) + ":")
 			}
@@ -322,7 +322,7 @@ func traceback(L *lua.LState, level int) string {
 		case fn.IsG:
 			fmt.Fprintf(&b, " at %p", fn)
 		default:
-			fmt.Fprintf(&b, " in function <%s:%d>", luacomp.ShortSource(fn.Proto.SourceName), fn.Proto.LineDefined)
+			fmt.Fprintf(&b, " in function <%s:%d>", compile.ShortSource(fn.Proto.SourceName), fn.Proto.LineDefined)
 		}
 	}
 	return b.String()

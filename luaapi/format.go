@@ -8,7 +8,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // string.format is LuaJIT 2.1's (gopher-lua's hands the arguments to Go's
@@ -95,7 +95,7 @@ func strFormat(L *lua.LState) int {
 	case lua.LString:
 		f = string(v)
 	case lua.LNumber:
-		f = string(luanum.Append(nil, float64(v)))
+		f = string(number.Append(nil, float64(v)))
 	default:
 		typeError(L, 1, "string")
 	}
@@ -164,7 +164,7 @@ func formatArg(L *lua.LState, out []byte, sp spec, arg int) []byte {
 		return appendPadded(out, sp, []byte{byte(checkInt(L, arg))})
 	case 's':
 		if n, ok := v.(lua.LNumber); ok && sp.width == 0 && sp.prec < 0 {
-			return luanum.Append(out, float64(n))
+			return number.Append(out, float64(n))
 		}
 		s := formatString(L, v)
 		if sp.prec >= 0 && sp.prec < len(s) {
@@ -199,7 +199,7 @@ func formatString(L *lua.LState, v lua.LValue) string {
 	case lua.LString:
 		return string(x)
 	case lua.LNumber:
-		return luanum.Format(float64(x))
+		return number.Format(float64(x))
 	}
 	return lua.LVAsString(toStringMeta(L, v))
 }
@@ -318,7 +318,7 @@ func appendFloat(out []byte, sp spec, n float64) []byte {
 		return appendSpecial(out, sp, prefix, "inf", upper)
 	}
 	var stack [64]byte
-	body := luanum.AppendFloat(stack[:0], v, sp.conv, sp.prec, sp.alt)
+	body := number.AppendFloat(stack[:0], v, sp.conv, sp.prec, sp.alt)
 	n0 := len(body)
 	if prefix != 0 {
 		n0++

@@ -12,7 +12,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // The io library as LuaJIT 2.1 has it over C's stdio, in place of
@@ -603,7 +603,7 @@ func writeFile(L *lua.LState, f *luaFile, first int) int {
 		case lua.LString:
 			b = unsafe.Slice(unsafe.StringData(string(v)), len(v))
 		case lua.LNumber:
-			num = luanum.Append(num[:0], float64(v))
+			num = number.Append(num[:0], float64(v))
 			b = num
 		default:
 			typeError(L, i, "string")
@@ -786,7 +786,7 @@ func readNumber(r *bufio.Reader) (lua.LValue, bool, error) {
 	// The text read may end in what does not complete a number ("1e",
 	// "0x"): like glibc, the value is its longest prefix that is one.
 	for n := len(text); n > 0; n-- {
-		if v, ok := luanum.Parse(string(text[:n])); ok {
+		if v, ok := number.Parse(string(text[:n])); ok {
 			return lua.LNumber(v), true, nil
 		}
 	}

@@ -151,7 +151,7 @@ func require(L *lua.LState) int {
 // pushChunk compiles a chunk and pushes the function, or nil and LuaJIT's
 // message.
 func pushChunk(L *lua.LState, src io.Reader, chunkname string) int {
-	p, err := compile(src, chunkname)
+	p, err := compileChunk(src, chunkname)
 	if err != nil {
 		L.Push(lua.LNil)
 		L.Push(lua.LString(err.Error()))
@@ -171,7 +171,7 @@ func loadFile(L *lua.LState, env *Env, path string) (*lua.LFunction, error) {
 		return nil, fmt.Errorf("cannot open %s: %s", path, strerror(err))
 	}
 	defer f.Close()
-	p, err := compile(f, "@"+path)
+	p, err := compileChunk(f, "@"+path)
 	if err != nil {
 		return nil, err
 	}

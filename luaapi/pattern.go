@@ -5,7 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // Lua patterns as LuaJIT 2.1 matches them (string.find, match, gmatch and
@@ -560,7 +560,7 @@ func (m *matcher) addValue(b []byte, repl lua.LValue, replStr string, s, e int) 
 	case lua.LString:
 		return append(b, x...)
 	case lua.LNumber:
-		return luanum.Append(b, float64(x))
+		return number.Append(b, float64(x))
 	}
 	if !lua.LVAsBool(v) {
 		return append(b, m.src[s:e]...)
@@ -594,7 +594,7 @@ func (m *matcher) addString(b []byte, r string, s, e int) []byte {
 			case lua.LString:
 				b = append(b, v...)
 			case lua.LNumber:
-				b = luanum.Append(b, float64(v))
+				b = number.Append(b, float64(v))
 			}
 		}
 	}

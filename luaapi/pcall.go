@@ -3,24 +3,24 @@ package luaapi
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luavm"
+	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit/vm"
 )
 
 // Protected calls as LuaJIT makes them, for pcall, xpcall and every call
 // the Go side makes into Lua:
 //
 //   - the error message is LuaJIT's ("attempt to index local 't' (a nil
-//     value)"), rewritten by luacomp.TranslateError while the frame that
+//     value)"), rewritten by compile.TranslateError while the frame that
 //     raised it is still on the stack;
 //   - an error closes the upvalues of the frames it unwinds, and only
 //     those: gopher-lua, without a handler, closes every open upvalue of
 //     the state, which cut the closures of the functions still running
 //     outside the pcall off their variables; with a handler, none, which
 //     left closures made by the unwound frames reading reused registers.
-//     We keep a handler set (luavm.ErrorFuncFlag) through every nesting
+//     We keep a handler set (vm.ErrorFuncFlag) through every nesting
 //     level, and the handler closes the upvalues from the called
 //     function's base up before gopher-lua clears those registers; each
 //     state keeps the bases of its protected calls for that.
@@ -52,7 +52,7 @@ func protectedBases(L *lua.LState) *[]int {
 // unwinds: those of the innermost protected call.
 func closeUnwound(L *lua.LState) {
 	if b := protectedBases(L); b != nil && len(*b) > 0 {
-		luavm.CloseUpvalues(L, (*b)[len(*b)-1])
+		vm.CloseUpvalues(L, (*b)[len(*b)-1])
 	}
 }
 
@@ -60,7 +60,7 @@ func closeUnwound(L *lua.LState) {
 // handler, with LuaJIT's wording when it is one of the VM's messages.
 func translated(L *lua.LState, v lua.LValue) lua.LValue {
 	if s, ok := v.(lua.LString); ok {
-		return lua.LString(luacomp.TranslateError(L, 1, string(s)))
+		return lua.LString(compile.TranslateError(L, 1, string(s)))
 	}
 	return v
 }
@@ -81,11 +81,11 @@ func protectedCall(L *lua.LState, nargs, nret int, handler *lua.LFunction) error
 	}
 	bases := protectedBases(L)
 	if bases != nil {
-		*bases = append(*bases, luavm.Top(L)-nargs)
+		*bases = append(*bases, vm.Top(L)-nargs)
 	}
-	prev := luavm.ErrorFuncFlag(L)
+	prev := vm.ErrorFuncFlag(L)
 	err := L.PCall(nargs, nret, fn)
-	luavm.SetErrorFuncFlag(L, prev)
+	vm.SetErrorFuncFlag(L, prev)
 	if bases != nil {
 		*bases = (*bases)[:len(*bases)-1]
 	}
@@ -111,7 +111,7 @@ func translatingPanic(L *lua.LState) {
 	closeUnwound(L)
 	v := L.Get(-1)
 	if s, ok := v.(lua.LString); ok {
-		v = lua.LString(luacomp.TranslateError(L, 0, string(s)))
+		v = lua.LString(compile.TranslateError(L, 0, string(s)))
 	}
 	panic(&lua.ApiError{Type: lua.ApiErrorRun, Object: v})
 }
@@ -220,7 +220,7 @@ func luaRaise(L *lua.LState) int {
 	// As LuaJIT's error(): a number is raised as its text, and a string
 	// (or number) gets the position of the level asked for.
 	if n, ok := v.(lua.LNumber); ok {
-		v = lua.LString(luanum.Format(float64(n)))
+		v = lua.LString(number.Format(float64(n)))
 	}
 	if s, ok := v.(lua.LString); ok && level > 0 {
 		v = lua.LString(where(L, pos(level)) + string(s))

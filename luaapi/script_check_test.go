@@ -18,7 +18,7 @@ func checkScript(t *testing.T, script, want string, luajitEnv ...string) {
 	dir := t.TempDir()
 	prefix := "DIR = " + strconvQuote(dir) + "\n"
 	L := newLuaJITState(t)
-	proto, err := compile(strings.NewReader(prefix+script), "@script.lua")
+	proto, err := compileChunk(strings.NewReader(prefix+script), "@script.lua")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
@@ -189,7 +189,7 @@ func where(L *lua.LState, at pos) string {
 	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.CurrentLine <= 0 {
 		return "" // a Go function: pcall, or the engine calling event()
 	}
-	return fmt.Sprintf("%s:%d: ", luacomp.ShortSource(dbg.Source), dbg.CurrentLine)
+	return fmt.Sprintf("%s:%d: ", compile.ShortSource(dbg.Source), dbg.CurrentLine)
 }
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
@@ -578,7 +578,7 @@ func connBulkNext(L *lua.LState) int {
 				// As the concatenation writes it (LuaJIT's %.14g: 2^60
 				// is 1.1529215046068e+18): exact digits would store
 				// another value than the script's string does.
-				c.row = luanum.Append(c.row, float64(x))
+				c.row = number.Append(c.row, float64(x))
 			default:
 				L.ArgError(i, "string expected, got "+x.Type().String())
 			}

@@ -292,7 +292,7 @@ func (s *Script) exportOptions(L *lua.LState) error {
 
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
-	p, err := compile(strings.NewReader(compatPrelude), "=<sysbench>")
+	p, err := compileChunk(strings.NewReader(compatPrelude), "=<sysbench>")
 	if err != nil {
 		panic("sysbench-go: built-in Lua prelude does not compile: " + err.Error())
 	}

@@ -6,8 +6,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // registerString gives the string library LuaJIT 2.1's functions in place
@@ -230,7 +230,7 @@ func strDump(L *lua.LState) int {
 // gopher-lua's VM converts a string operand of arithmetic with Go's
 // strconv ("010" is octal 8, "0b1" and "1_0" are numbers, "\v1" is not),
 // but it consults the string metatable's __add ... __unm before it does.
-// Those metamethods give LuaJIT's conversion (luanum.Parse): "10" + 1 is
+// Those metamethods give LuaJIT's conversion (number.Parse): "10" + 1 is
 // 11, "0x10" * 2 is 32, "010" + 0 is 10. A side effect LuaJIT does not
 // have: getmetatable("").__add is a function (docs/differences.md).
 
@@ -262,12 +262,12 @@ func stringArith(event string, op func(a, b float64) float64) lua.LGFunction {
 			}
 		}
 		// The VM's message for the operation, named as the compiler names
-		// the operands (luacomp.TranslateError reads the instruction).
+		// the operands (compile.TranslateError reads the instruction).
 		text := "__unm undefined"
 		if event != "__unm" {
 			text = "cannot perform " + event[2:] + " operation between " + a.Type().String() + " and " + b.Type().String()
 		}
-		libError(L, luacomp.TranslateError(L, 1, text))
+		libError(L, compile.TranslateError(L, 1, text))
 		return 0
 	}
 }
@@ -279,7 +279,7 @@ func numberOperand(v lua.LValue) (float64, bool) {
 	case lua.LNumber:
 		return float64(x), true
 	case lua.LString:
-		return luanum.Parse(string(x))
+		return number.Parse(string(x))
 	}
 	return 0, false
 }

@@ -5,7 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 )
 
 // registerTable gives the table library LuaJIT 2.1's functions where
@@ -122,7 +122,7 @@ func tableConcat(L *lua.LState) int {
 		case lua.LString:
 			b = append(b, v...)
 		case lua.LNumber:
-			b = luanum.Append(b, float64(v))
+			b = number.Append(b, float64(v))
 		default:
 			libError(L, "invalid value ("+luaTypeName(v)+") at index "+strconv.Itoa(k)+" in table for 'concat'")
 		}
