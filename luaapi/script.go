@@ -1,6 +1,10 @@
-// Package luaapi is sysbench's Lua API on gopher-lua: the sysbench.* tables,
-// the 0.5-era compatibility globals, the ffi shim, and the engine.Test that
-// runs a script with one Lua state per worker goroutine.
+// Package luaapi is sysbench's Lua API on the luajit package's Lua: the
+// sysbench.* tables (sql, rand, opt, cmdline, histogram, hooks), the
+// sql_* types, ffi.C's sysbench functions, package.path as sysbench sets
+// it, the 0.5-era compatibility globals, event plans and
+// --statement-stats, and the engine.Test that runs a script with one Lua
+// state per worker goroutine (the script's lifecycle). The language and
+// its standard library are the luajit package's; this one imports it.
 package luaapi
 
 import (
@@ -20,9 +24,8 @@ import (
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/logging"
-	"github.com/sysbench-go/sysbench-go/luajit/compile"
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/luajit/number"
-	"github.com/sysbench-go/sysbench-go/luajit/parse"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/sbrand"
@@ -116,31 +119,14 @@ type Script struct {
 	forcedCtx bool
 }
 
-// compile parses (as LuaJIT 2.1 reads Lua) and compiles Lua source once;
-// the proto is shared by every state of the run. source is the chunk name
-// as Lua has it ("@file", "=stdin", or the source text of loadstring), as
-// debug.getinfo returns it; messages show its compile.ShortSource.
+// compileChunk compiles Lua source as LuaJIT 2.1 reads it (see
+// luajit.Compile), its errors a ScriptError.
 func compileChunk(src io.Reader, source string) (*lua.FunctionProto, error) {
-	name := compile.ShortSource(source)
-	chunk, err := parse.Parse(src, name)
-	if err != nil {
-		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
-	}
-	proto, err := compile.Compile(chunk, source)
+	p, err := luajit.Compile(src, source)
 	if err != nil {
 		return nil, &ScriptError{Msg: err.Error()}
 	}
-	return proto, nil
-}
-
-// syntaxMessage is a syntax error as LuaJIT words it: "file:line: message
-// near 'token'".
-func syntaxMessage(name string, err error) string {
-	var serr *parse.SyntaxError
-	if errors.As(err, &serr) {
-		return serr.Error()
-	}
-	return fmt.Sprintf("%s: %v", name, err)
+	return p, nil
 }
 
 // Load finds a script by path or module name, compiles it and runs its
@@ -491,7 +477,7 @@ func callGlobal(L *lua.LState, name string, args ...lua.LValue) (bool, lua.LValu
 	if fn.Type() != lua.LTFunction {
 		return false, lua.LNil, nil
 	}
-	if err := callProtected(L, fn, 1, args...); err != nil {
+	if err := luajit.CallProtected(L, fn, 1, args...); err != nil {
 		return true, lua.LNil, &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
 	}
 	ret := L.Get(-1)
