@@ -18,7 +18,7 @@ import (
 // the directory of a script run from a file comes last.
 //
 // package.loaders has LuaJIT's four entries: package.preload's searcher,
-// the Lua file searcher (load.go), the bundled modules (second for a
+// the Lua file searcher (luajit/load.go), the bundled modules (second for a
 // bundled script, whose own modules come first), and a C module searcher
 // along package.cpath, which can only report what it finds: C modules
 // cannot be loaded.

@@ -7,8 +7,9 @@
 // suite is the yardstick (make luasuite; docs/compatibility.md lists the
 // blocks it passes and those not promised).
 //
-//   - parse reads LuaJIT 2.1's syntax (LL/ULL literals, goto, hex and
-//     \z escapes) into gopher-lua's syntax tree, with LuaJIT's messages;
+//   - parse reads LuaJIT 2.1's syntax (\x, \z and \u{} escapes, 0b and
+//     LL/ULL literals) into gopher-lua's syntax tree, with LuaJIT's
+//     syntax error messages;
 //   - compile turns that tree into gopher-lua's bytecode (with the
 //     intrinsics and error positions LuaJIT's messages need);
 //   - number owns numbers as text and text as numbers (%.14g, %g, %a,
