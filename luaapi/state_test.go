@@ -1,6 +1,30 @@
 package luaapi
 
-import "testing"
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sysbench-go/sysbench-go/options"
+)
+
+// runScriptIn loads a script written to dir and returns what its body
+// printed.
+func runScriptIn(t *testing.T, dir, src string) string {
+	t.Helper()
+	path := filepath.Join(dir, "main.lua")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	s, err := Load(&Env{Values: options.NewValues(), Out: &out, Threads: 1}, path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	s.Close()
+	return out.String()
+}
 
 // Every state a script runs in has our table.sort: the repro in a
 // script's main chunk.

@@ -1,29 +1,31 @@
-package luaapi
+package luajit
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sysbench-go/sysbench-go/options"
+	lua "github.com/yuin/gopher-lua"
 )
 
-// runScriptIn loads a script written to dir and returns what its body
-// printed.
-func runScriptIn(t *testing.T, dir, src string) string {
+// runLoaderScript runs src in a state of NewState with OpenLuaJIT whose
+// package.path is dir's files, and returns what it printed.
+func runLoaderScript(t *testing.T, dir, src string) string {
 	t.Helper()
-	path := filepath.Join(dir, "main.lua")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	var out strings.Builder
+	st := NewState(&out, nil)
+	defer st.L.Close()
+	defer st.Close()
+	st.OpenLuaJIT()
+	st.L.SetField(st.L.GetGlobal("package"), "path", lua.LString(dir+"/?.lua"))
+	p, err := Compile(strings.NewReader(src), "@"+filepath.Join(dir, "main.lua"))
+	if err == nil {
+		err = CallProtected(st.L, st.L.NewFunctionFromProto(p), 0)
 	}
-	var out bytes.Buffer
-	s, err := Load(&Env{Values: options.NewValues(), Out: &out, Threads: 1}, path)
 	if err != nil {
-		t.Fatalf("Load: %v", err)
+		t.Fatalf("%v\noutput so far:\n%s", err, out.String())
 	}
-	s.Close()
 	return out.String()
 }
 
@@ -41,7 +43,7 @@ func TestRuntimeLoaders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := runScriptIn(t, dir, `
+	got := runLoaderScript(t, dir, `
 print(loadstring("x="))
 print(loadstring("x=", "=mine"))
 print(loadstring("x=", "@f.lua"))
