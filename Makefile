@@ -77,7 +77,7 @@ conformance: build
 luasuite:
 	@test -n "$(LUAJIT_TESTS)" && test -n "$(LUA51_TESTS)" || { echo "usage: make luasuite LUAJIT_TESTS=<LuaJIT-test-cleanup checkout>/test LUA51_TESTS=<gopher-lua checkout>/_lua5.1-tests [LUASUITE_FLAGS=...]"; exit 2; }
 	@$(MAKE) --no-print-directory build
-	$(GO) run ./internal/tools/luasuite -ours $(CURDIR)/$(BIN) -luajit-tests $(LUAJIT_TESTS) -lua51-tests $(LUA51_TESTS) $(LUASUITE_FLAGS)
+	$(GO) run ./tools/luasuite -ours $(CURDIR)/$(BIN) -luajit-tests $(LUAJIT_TESTS) -lua51-tests $(LUA51_TESTS) $(LUASUITE_FLAGS)
 
 # The binary, its manual page and its bash and zsh completion, the last
 # two made by the binary from its own option tables.

@@ -11,9 +11,13 @@ import (
 
 // TestImportDirection keeps the data flowing one way (docs: STYLE): the
 // engine knows no Lua and no driver, drivers know neither the engine nor
-// Lua, the parser is gopher-lua's AST and nothing of ours but the number
-// rules (luanum), measuring (metrics) is a leaf that printing (report)
-// builds on, and the leaf packages import nothing of the project.
+// Lua, the Lua language (luajit/...) imports nothing of the project
+// outside itself (sysbench's API, luaapi, builds on it, never the
+// reverse), the parser is gopher-lua's AST and nothing of ours but the
+// number rules (luajit/number), measuring (metrics) is a leaf that
+// printing (report) builds on, the leaf packages import nothing of the
+// project, and product code imports neither the development tools
+// (tools/) nor the test support (internal/).
 func TestImportDirection(t *testing.T) {
 	goBin := testenv.Tool(t, "go", "the Go toolchain")
 	rules := []struct {
@@ -24,8 +28,10 @@ func TestImportDirection(t *testing.T) {
 		{"./logging", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./options", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./sbrand", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
-		{"./internal/luaparse", []string{"github.com/sysbench-go/sysbench-go/"}, []string{"github.com/sysbench-go/sysbench-go/internal/luanum"}},
-		{"./internal/luanum", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
+		{"./luajit/...", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
+		{"./luajit/parse", []string{"github.com/sysbench-go/sysbench-go/"}, []string{"github.com/sysbench-go/sysbench-go/luajit/number"}},
+		{"./luajit/number", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
+		{"./luajit/vm", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./metrics", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./stats", []string{"github.com/sysbench-go/sysbench-go/"}, nil},
 		{"./report", []string{"github.com/sysbench-go/sysbench-go/engine", "github.com/sysbench-go/sysbench-go/luaapi", "github.com/sysbench-go/sysbench-go/drivers", "github.com/sysbench-go/sysbench-go/lua", "github.com/sysbench-go/sysbench-go/builtin", "github.com/sysbench-go/sysbench-go/logging", "github.com/sysbench-go/sysbench-go/options", "github.com/yuin/gopher-lua"}, nil},
@@ -51,5 +57,30 @@ func TestImportDirection(t *testing.T) {
 				}
 			}
 		}
+	}
+
+	// Product code is every package but tools/ and internal/: what the
+	// binary is built from never depends on a development tool or on
+	// test support (their tests may).
+	const module = "github.com/sysbench-go/sysbench-go"
+	out, err := exec.Command(goBin, "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	products := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], module+"/tools/") || strings.HasPrefix(f[0], module+"/internal/") {
+			continue
+		}
+		products++
+		for _, dep := range f[1:] {
+			if strings.HasPrefix(dep, module+"/tools/") || strings.HasPrefix(dep, module+"/internal/") {
+				t.Errorf("%s (product code) depends on %s", f[0], dep)
+			}
+		}
+	}
+	if products == 0 {
+		t.Fatal("go list ./... listed no product package")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/sysbench-go/sysbench-go/luajit"
 )
 
 // package.path and package.cpath are sysbench 1.0.20's: ./?.lua,
@@ -16,7 +18,7 @@ import (
 // the directory of a script run from a file comes last.
 //
 // package.loaders has LuaJIT's four entries: package.preload's searcher,
-// the Lua file searcher (load.go), the bundled modules (second for a
+// the Lua file searcher (luajit/load.go), the bundled modules (second for a
 // bundled script, whose own modules come first), and a C module searcher
 // along package.cpath, which can only report what it finds: C modules
 // cannot be loaded.
@@ -68,10 +70,10 @@ func (s *Script) setRequirePaths(L *lua.LState) {
 	}
 	pkg.RawSetString("path", lua.LString(luaPath(os.Getenv, s.dir)))
 	pkg.RawSetString("cpath", lua.LString(luaCPath(os.Getenv)))
-	setLoaded(L, "package", pkg)
+	luajit.SetLoaded(L, "package", pkg)
 	pkg.RawSetString("loadlib", L.NewFunction(func(L *lua.LState) int {
-		checkStr(L, 1)
-		checkStr(L, 2)
+		luajit.CheckStr(L, 1)
+		luajit.CheckStr(L, 2)
 		L.Push(lua.LNil)
 		L.Push(lua.LString("C modules are not supported by sysbench-go"))
 		L.Push(lua.LString("open"))
@@ -83,10 +85,10 @@ func (s *Script) setRequirePaths(L *lua.LState) {
 	}
 	env := s.env
 	bundled := L.NewFunction(func(L *lua.LState) int {
-		name := checkStr(L, 1)
+		name := luajit.CheckStr(L, 1)
 		p, err := env.bundledProto(name)
 		if err != nil {
-			libError(L, err.Error())
+			luajit.LibError(L, err.Error())
 		}
 		if p == nil {
 			L.Push(lua.LString("\n\tno bundled module '" + name + "'"))
@@ -115,35 +117,15 @@ func tableInsert(t *lua.LTable, pos int, v lua.LValue) {
 // searchCModule is the C searcher: the files package.cpath names, of
 // which one that exists is an error, since it cannot be loaded.
 func searchCModule(L *lua.LState) int {
-	name := checkStr(L, 1)
+	name := luajit.CheckStr(L, 1)
 	cpath, ok := L.GetField(L.GetGlobal("package"), "cpath").(lua.LString)
 	if !ok {
-		libError(L, "'package.cpath' must be a string")
+		luajit.LibError(L, "'package.cpath' must be a string")
 	}
-	if cand, tried := findOnPath(string(cpath), name); cand == "" {
+	if cand, tried := luajit.FindOnPath(string(cpath), name); cand == "" {
 		L.Push(lua.LString(tried))
 	} else {
-		libError(L, "error loading module '"+name+"' from file '"+cand+"':\n\tC modules are not supported by sysbench-go")
+		luajit.LibError(L, "error loading module '"+name+"' from file '"+cand+"':\n\tC modules are not supported by sysbench-go")
 	}
 	return 1
-}
-
-// findOnPath is the first regular file the templates of path (";"
-// separated, "?" standing for name with its dots made "/") name, or ""
-// and the "\n\tno file '...'" lines of the files tried, as Lua's
-// searchers report them.
-func findOnPath(path, name string) (found, tried string) {
-	file := strings.ReplaceAll(name, ".", "/")
-	var b strings.Builder
-	for _, tmpl := range strings.Split(path, ";") {
-		if tmpl == "" {
-			continue
-		}
-		cand := strings.ReplaceAll(tmpl, "?", file)
-		if st, err := os.Stat(cand); err == nil && !st.IsDir() {
-			return cand, ""
-		}
-		b.WriteString("\n\tno file '" + cand + "'")
-	}
-	return "", b.String()
 }

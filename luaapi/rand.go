@@ -5,6 +5,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
@@ -71,8 +72,8 @@ func checkUint32Arg(L *lua.LState, n int) int64 {
 	v := L.Get(n)
 	num, ok := v.(lua.LNumber) // the common case first: this is per query
 	if !ok {
-		if cd := cdataOf(v); cd != nil {
-			return int64(cd.as(ctInt64)) // a 64-bit cdata keeps its low 32 bits
+		if i, ok := luajit.CdataInt64(v); ok {
+			return i // a 64-bit cdata keeps its low 32 bits
 		}
 		num = L.CheckNumber(n)
 	}
@@ -97,7 +98,7 @@ func (api *randAPI) unique(L *lua.LState) int {
 }
 
 func (api *randAPI) uniformUint64(L *lua.LState) int {
-	return pushCdata(L, ctUint64, api.rand(L).UniformUint64())
+	return luajit.PushUint64(L, api.rand(L).UniformUint64())
 }
 
 func (api *randAPI) uniformDouble(L *lua.LState) int {

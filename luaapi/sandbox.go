@@ -14,6 +14,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/options"
 )
 
@@ -99,14 +100,13 @@ func (sb *sandbox) enter(L *lua.LState, s *Script) {
 	L.SetContext(sb.ctx)
 	for _, name := range []string{"ffi", "bit", "jit"} {
 		if t, ok := L.GetGlobal(name).(*lua.LTable); ok {
-			fillLazy(L, t) // so that the walk sees their functions
+			luajit.FillLazy(L, t) // so that the walk sees their functions
 		}
 	}
 	sb.refuseUnsafe(L)
 	L.SetGlobal("print", L.NewFunction(func(*lua.LState) int { return 0 }))
-	env := s.env
 	L.SetGlobal("loadfile", L.NewFunction(func(L *lua.LState) int {
-		fn, err := loadFile(L, env, sb.besideScript(L, s, "loadfile"))
+		fn, err := luajit.LoadFile(L, sb.besideScript(L, s, "loadfile"))
 		if err != nil {
 			L.Push(lua.LNil)
 			L.Push(lua.LString(err.Error()))
@@ -116,7 +116,7 @@ func (sb *sandbox) enter(L *lua.LState, s *Script) {
 		return 1
 	}))
 	L.SetGlobal("dofile", L.NewFunction(func(L *lua.LState) int {
-		fn, err := loadFile(L, env, sb.besideScript(L, s, "dofile"))
+		fn, err := luajit.LoadFile(L, sb.besideScript(L, s, "dofile"))
 		if err != nil {
 			L.Error(lua.LString(err.Error()), 0)
 		}

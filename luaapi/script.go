@@ -1,6 +1,3 @@
-// Package luaapi is sysbench's Lua API on gopher-lua: the sysbench.* tables,
-// the 0.5-era compatibility globals, the ffi shim, and the engine.Test that
-// runs a script with one Lua state per worker goroutine.
 package luaapi
 
 import (
@@ -19,10 +16,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
-	"github.com/sysbench-go/sysbench-go/internal/luaparse"
 	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/luajit"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/sbrand"
@@ -116,31 +112,14 @@ type Script struct {
 	forcedCtx bool
 }
 
-// compile parses (as LuaJIT 2.1 reads Lua) and compiles Lua source once;
-// the proto is shared by every state of the run. source is the chunk name
-// as Lua has it ("@file", "=stdin", or the source text of loadstring), as
-// debug.getinfo returns it; messages show its luacomp.ShortSource.
-func compile(src io.Reader, source string) (*lua.FunctionProto, error) {
-	name := luacomp.ShortSource(source)
-	chunk, err := luaparse.Parse(src, name)
-	if err != nil {
-		return nil, &ScriptError{Msg: syntaxMessage(name, err)}
-	}
-	proto, err := luacomp.Compile(chunk, source)
+// compileChunk compiles Lua source as LuaJIT 2.1 reads it (see
+// luajit.Compile), its errors a ScriptError.
+func compileChunk(src io.Reader, source string) (*lua.FunctionProto, error) {
+	p, err := luajit.Compile(src, source)
 	if err != nil {
 		return nil, &ScriptError{Msg: err.Error()}
 	}
-	return proto, nil
-}
-
-// syntaxMessage is a syntax error as LuaJIT words it: "file:line: message
-// near 'token'".
-func syntaxMessage(name string, err error) string {
-	var serr *luaparse.SyntaxError
-	if errors.As(err, &serr) {
-		return serr.Error()
-	}
-	return fmt.Sprintf("%s: %v", name, err)
+	return p, nil
 }
 
 // Load finds a script by path or module name, compiles it and runs its
@@ -151,7 +130,7 @@ func Load(env *Env, testname string) (*Script, error) {
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
 			s.dir = filepath.Dir(testname)
-			p, err := compile(f, "@"+testname)
+			p, err := compileChunk(f, "@"+testname)
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +146,7 @@ func Load(env *Env, testname string) (*Script, error) {
 				defer f.Close()
 				s.dir = filepath.Dir(path)
 				s.path = path
-				p, err := compile(f, "@"+path)
+				p, err := compileChunk(f, "@"+path)
 				if err != nil {
 					return nil, err
 				}
@@ -196,7 +175,7 @@ const stdinChunk = "stdin"
 // main chunk. The script has no path (sysbench.cmdline.script_path is nil).
 func LoadReader(env *Env, r io.Reader) (*Script, error) {
 	s := &Script{env: env, name: stdinChunk, noPath: true}
-	p, err := compile(r, "="+stdinChunk)
+	p, err := compileChunk(r, "="+stdinChunk)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +268,7 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 		return nil, nil
 	}
 	defer f.Close()
-	p, err := compile(f, "@"+mod+".lua")
+	p, err := compileChunk(f, "@"+mod+".lua")
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +375,7 @@ func declaredOption(name string, def *lua.LTable) (options.Option, error) {
 			o.Default = "on"
 		}
 	case lua.LNumber:
-		o.Kind, o.Default = options.Float, luanum.Format(float64(d))
+		o.Kind, o.Default = options.Float, number.Format(float64(d))
 	case lua.LString:
 		o.Kind, o.Default = options.String, string(d)
 	case *lua.LNilType:
@@ -469,7 +448,7 @@ func luaError(err error) string {
 	case lua.LString:
 		return string(v)
 	case lua.LNumber:
-		return luanum.Format(float64(v))
+		return number.Format(float64(v))
 	case *lua.LTable:
 		if m, ok := v.RawGetString("sql_errmsg").(lua.LString); ok {
 			return string(m)
@@ -491,7 +470,7 @@ func callGlobal(L *lua.LState, name string, args ...lua.LValue) (bool, lua.LValu
 	if fn.Type() != lua.LTFunction {
 		return false, lua.LNil, nil
 	}
-	if err := callProtected(L, fn, 1, args...); err != nil {
+	if err := luajit.CallProtected(L, fn, 1, args...); err != nil {
 		return true, lua.LNil, &ScriptError{Msg: fmt.Sprintf("`%s' function failed: %s", name, luaError(err))}
 	}
 	ret := L.Get(-1)

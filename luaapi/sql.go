@@ -9,9 +9,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
-	"github.com/sysbench-go/sysbench-go/internal/luacomp"
-	"github.com/sysbench-go/sysbench-go/internal/luanum"
 	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/luajit"
+	"github.com/sysbench-go/sysbench-go/luajit/number"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
@@ -182,14 +182,27 @@ func where(L *lua.LState, at pos) string {
 	if at == atQueryRow {
 		return queryRowWhere
 	}
-	dbg, ok := L.GetStack(int(at))
-	if !ok {
-		return ""
+	return luajit.Where(L, int(at))
+}
+
+// setParamCdata sets a BIGINT or DOUBLE statement parameter to a cdata's
+// value (param:set(sysbench.rand.uniform_uint64()) as with the reference's
+// FFI buffers): a 64-bit integer exactly. It is false when v is no cdata.
+func setParamCdata(p *sqlParam, v lua.LValue) bool {
+	if p.val.Type == drivers.TypeBigInt {
+		i, ok := luajit.CdataInt64(v)
+		if ok {
+			p.val.Null = false
+			p.val.Int = i
+		}
+		return ok
 	}
-	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.CurrentLine <= 0 {
-		return "" // a Go function: pcall, or the engine calling event()
+	f, ok := luajit.CdataNumber(v)
+	if ok {
+		p.val.Null = false
+		p.val.Float = f
 	}
-	return fmt.Sprintf("%s:%d: ", luacomp.ShortSource(dbg.Source), dbg.CurrentLine)
+	return ok
 }
 
 // registerSQL creates sysbench.sql and the 0.5-era sysbench.db.
@@ -403,7 +416,7 @@ func (c *sqlConn) failure(L *lua.LState, err error, query, pos string) *lua.ApiE
 	if !ignorable {
 		if hook, ok := getPath(L, "sysbench", "hooks", "sql_error_ignorable").(*lua.LFunction); ok {
 			// An error in the hook goes up as it is, as the reference's.
-			if err := callProtected(L, hook, 1, desc); err != nil {
+			if err := luajit.CallProtected(L, hook, 1, desc); err != nil {
 				if ae, ok := err.(*lua.ApiError); ok {
 					return ae
 				}
@@ -578,7 +591,7 @@ func connBulkNext(L *lua.LState) int {
 				// As the concatenation writes it (LuaJIT's %.14g: 2^60
 				// is 1.1529215046068e+18): exact digits would store
 				// another value than the script's string does.
-				c.row = luanum.Append(c.row, float64(x))
+				c.row = number.Append(c.row, float64(x))
 			default:
 				L.ArgError(i, "string expected, got "+x.Type().String())
 			}
@@ -881,8 +894,7 @@ func setParam(L *lua.LState, p *sqlParam, n int) {
 			setParamNumber(p, float64(f))
 			return
 		}
-		if cd := cdataOf(v); cd != nil {
-			setParamCdata(p, cd)
+		if setParamCdata(p, v) {
 			return
 		}
 		setParamNumber(p, float64(L.CheckNumber(n)))

@@ -3,12 +3,12 @@ package luaapi
 import (
 	"strings"
 	"sync"
-	"weak"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/sbrand"
@@ -30,10 +30,9 @@ type runtime struct {
 	legacy     *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
 	// this state (see jsonArray).
-	jsonOpen   bool
-	coroutines *coroutines
-	protected  []int      // the bases of the protected calls running (see protectedCall)
-	plan       *eventPlan // run in place of its event function (see eventPlan)
+	jsonOpen bool
+	lj       *luajit.State // the language's side of the state
+	plan     *eventPlan    // run in place of its event function (see eventPlan)
 	// fatal is the code of a fatal query error not counted yet, while
 	// fatalPending (see countFailure).
 	fatal        string
@@ -41,8 +40,7 @@ type runtime struct {
 }
 
 func (rt *runtime) close() {
-	rt.coroutines.closeAll()
-	closeFiles(rt.L)
+	rt.lj.Close()
 	closeJSON(rt.env.Out, &rt.jsonOpen)
 	for _, c := range rt.conns {
 		c.close()
@@ -87,35 +85,25 @@ func (rt *runtime) settleFatal(went bool) {
 	}
 }
 
-const registryKey = "sysbench-go.runtime"
-
+// getRuntime is the runtime of L or of one of its coroutines.
 func getRuntime(L *lua.LState) *runtime {
-	ud, ok := L.GetField(L.Get(lua.RegistryIndex), registryKey).(*lua.LUserData)
-	if !ok {
-		L.RaiseError("sysbench runtime missing")
-	}
-	return ud.Value.(*runtime)
+	return luajit.Of(L).Host.(*runtime)
 }
 
 // newState creates a Lua state with the sysbench API and runs the script's
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, error) {
-	L := lua.NewState(stateOptions)
-	openLibs(L)
-	registerProtectedCalls(L)
-	registerLoaders(L, s.env)
+	lj := luajit.NewState(s.env.Out, &s.env.files)
+	L := lj.L
 	rtTid := tid
 	if rtTid < 0 {
 		rtTid = 0
 	}
-	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid),
-		coroutines: &coroutines{byLua: map[weak.Pointer[lua.LState]]*coroutine{}, byTh: map[*lua.LState]*coroutine{}}}
+	rt := &runtime{env: s.env, script: s, L: L, tid: rtTid, stats: st, rand: s.env.threadRand(tid), lj: lj}
+	lj.Host = rt
 	if st != nil && s.env.StatementStats {
 		rt.statements = s.newStatements()
 	}
-	ud := L.NewUserData()
-	ud.Value = rt
-	L.SetField(L.Get(lua.RegistryIndex), registryKey, ud)
 
 	sb := L.CreateTable(0, 16)
 	L.SetGlobal("sysbench", sb)
@@ -137,80 +125,22 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
 	registerPlan(L, sb)
-	openLuaJITLibs(L)
-	registerCoroutine(L)
+	lj.FFIC = ffiC(L)
+	lj.OpenLuaJIT()
 	s.setRequirePaths(L)
-	if err := callProtected(L, L.NewFunctionFromProto(preludeProto()), 0); err != nil {
+	if err := luajit.CallProtected(L, L.NewFunctionFromProto(preludeProto()), 0); err != nil {
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	if s.env.sandbox != nil {
 		s.env.sandbox.enter(L, s)
 	}
-	if err := callProtected(L, L.NewFunctionFromProto(s.proto), 0); err != nil {
+	if err := luajit.CallProtected(L, L.NewFunctionFromProto(s.proto), 0); err != nil {
 		rt.close()
 		L.Close()
 		return nil, nil, &ScriptError{Msg: luaError(err)}
 	}
 	return L, rt, nil
-}
-
-// stateOptions configure every Lua state. The call stack grows as it is
-// used, up to some 16,000 nested calls before "stack overflow" (LuaJIT
-// allows some 20,000 small frames in its 65,500 stack slots); its index
-// costs a state 8 bytes per 8 frames of CallStackSize up front. The
-// registers are not the limit: gopher-lua cannot report their overflow
-// inside a protected call with a handler (it needs a register for the
-// handler), and every protected call of ours has one.
-var stateOptions = lua.Options{
-	SkipOpenLibs:        true,
-	CallStackSize:       16384,
-	MinimizeStackMemory: true,
-	RegistrySize:        256,
-	RegistryMaxSize:     1 << 24,
-	RegistryGrowStep:    64,
-}
-
-// openLuaJITLibs gives the standard libraries LuaJIT 2.1's behaviour where
-// gopher-lua's differs, and adds what LuaJIT has beyond Lua 5.1, for
-// scripts written for it.
-func openLuaJITLibs(L *lua.LState) {
-	registerBase(L)
-	registerString(L)
-	registerTable(L)
-	registerIO(L)
-	registerOS(L)
-	registerDebug(L)
-	registerFFI(L)
-	patchTableSort(L)
-	registerTableExt(L)
-	registerBit(L)
-	registerJIT(L)
-	registerMath(L)
-	registerCdata(L)
-}
-
-// openLibs opens Lua 5.1's standard libraries; gopher-lua's own channel
-// library is left out (sysbench scripts have no use for it).
-func openLibs(L *lua.LState) {
-	for _, lib := range []struct {
-		name string
-		fn   lua.LGFunction
-	}{
-		{lua.LoadLibName, lua.OpenPackage},
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.IoLibName, lua.OpenIo},
-		{lua.OsLibName, lua.OpenOs},
-		{lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath},
-		{lua.DebugLibName, lua.OpenDebug},
-		{lua.CoroutineLibName, lua.OpenCoroutine},
-	} {
-		L.Push(L.NewFunction(lib.fn))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
 }
 
 // Tables are made with CreateTable and the number of entries they will
@@ -310,7 +240,7 @@ func (s *Script) exportOptions(L *lua.LState) error {
 
 // preludeProto compiles compatPrelude once per process.
 var preludeProto = sync.OnceValue(func() *lua.FunctionProto {
-	p, err := compile(strings.NewReader(compatPrelude), "=<sysbench>")
+	p, err := compileChunk(strings.NewReader(compatPrelude), "=<sysbench>")
 	if err != nil {
 		panic("sysbench-go: built-in Lua prelude does not compile: " + err.Error())
 	}

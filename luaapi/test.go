@@ -12,6 +12,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -76,7 +77,7 @@ func (s *Script) callHook(name string, kind reportKind, st *report.Stat) bool {
 	defer s.reportMu.Unlock()
 	s.hookKind = kind
 	defer func() { s.hookKind = reportNone }()
-	if err := callProtected(s.master, f, 0, statTable(s.master, st)); err != nil {
+	if err := luajit.CallProtected(s.master, f, 0, statTable(s.master, st)); err != nil {
 		s.env.Log.Fatalf("%s", luaError(err))
 	}
 	return true
@@ -170,7 +171,7 @@ func callField(L *lua.LState, fn string, args ...lua.LValue) (bool, lua.LValue, 
 	if !ok {
 		return false, lua.LNil, nil
 	}
-	if err := callProtected(L, f, 1, args...); err != nil {
+	if err := luajit.CallProtected(L, f, 1, args...); err != nil {
 		return true, lua.LNil, err
 	}
 	v := L.Get(-1)
@@ -306,7 +307,7 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				w.rt.settleFatal(true)
 				return false, nil
 			}
-		} else if err = callProtected(L, w.event, 1, w.tid); err == nil {
+		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
@@ -370,7 +371,7 @@ func (w *worker) beforeRestart(ctx context.Context, desc *lua.LTable) error {
 		return nil
 	}
 	for {
-		err := callProtected(w.L, h, 0, desc)
+		err := luajit.CallProtected(w.L, h, 0, desc)
 		if err == nil {
 			return nil
 		}

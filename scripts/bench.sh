@@ -629,7 +629,7 @@ fi
 
 # --- client-added latency: the wire against what the client reports --------
 # A loopback capture (tshark) of oltp_point_select, one query per event;
-# internal/tools/wirelat pairs each execute with its response on the wire
+# tools/wirelat pairs each execute with its response on the wire
 # (from the request's first segment to the response's last) and gives the
 # wire's p50/p99; the client's own p50/p99 come from its --histogram in the
 # same run. What the client adds = reported - wire, run by run; ours and
@@ -673,7 +673,7 @@ if section wire; then
 if ! command -v tshark >/dev/null 2>&1; then
 	echo "bench.sh: the wire section needs tshark (apt-get install -y tshark): skipped" >&2
 else
-	go build -o "$dir/wirelat" ./internal/tools/wirelat
+	go build -o "$dir/wirelat" ./tools/wirelat
 	for db in mysql pgsql; do
 		if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
 		"$bin" oltp_point_select $opts --tables=1 --table-size="$size" cleanup >/dev/null 2>&1 || true
@@ -743,7 +743,7 @@ fi
 # oltp_point_select at BENCH_MANY threads (512 and 1000) on both servers,
 # ours and the reference alternated; p95 and p99 read from each run's
 # histogram, as in the rate section. Then one traced run of ours per cell
-# (SYSBENCH_GO_TRACE) that internal/tools/tailtrace reads: the share of
+# (SYSBENCH_GO_TRACE) that tools/tailtrace reads: the share of
 # the events' time that was the client's (running, waiting for a
 # processor, stopped by the collector), over all events and over those at
 # p95 and above.
@@ -760,7 +760,7 @@ many() { # TOOL DB THREADS -> "tps p95 p99"
 	rm -f "$out"
 }
 tracedir=$(mktemp -d /tmp/sbgo-bench-trace.XXXXXX)
-go build -o "$tracedir/tailtrace" ./internal/tools/tailtrace
+go build -o "$tracedir/tailtrace" ./tools/tailtrace
 echo
 printf "%-8s %-8s %9s %9s %6s %9s %9s %9s %9s %8s %8s\n" db threads tps_ours tps_ref ratio p95_ours p95_ref p99_ours p99_ref client client95
 for db in mysql pgsql; do
