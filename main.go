@@ -79,7 +79,7 @@ func main() {
 			}
 			// SYSBENCH_GO_TRACE=file writes an execution trace (runtime/trace;
 			// each event a region "event"), which go tool trace and
-			// internal/tools/tailtrace read.
+			// tools/tailtrace read.
 			if path := os.Getenv("SYSBENCH_GO_TRACE"); path != "" {
 				if f, err := os.Create(path); err == nil {
 					defer f.Close()

@@ -46,7 +46,7 @@ type Loop struct {
 // 2 CPUs, p99 2.5-3.6 and p95 1.1-1.8 times sysbench's. Taking turns per
 // event, as the kernel gives sysbench's threads, brings both to sysbench's
 // or below, and every worker keeps its query in flight, as a user who asks
-// for 1000 threads expects (docs/performance.md, run 10).
+// for 1000 threads expects (docs/performance-history.md, run 10).
 func (l *Loop) More() bool {
 	r := l.run
 	if r.yield {

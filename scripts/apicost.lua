@@ -1,5 +1,5 @@
 -- apicost.lua: one operation of the general Lua API, 100 times per event,
--- for counting what it costs (docs/performance.md, run 9). APICOST names
+-- for counting what it costs (docs/performance-history.md, run 9). APICOST names
 -- the operation; run it under callgrind for two event counts and divide
 -- the difference by the difference of events and by 100:
 --

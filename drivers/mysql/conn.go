@@ -31,7 +31,7 @@ type conn struct {
 	// observer marks --server-stats' connection, which uses Go's
 	// netpoller whatever --mysql-blocking-io says: a sampler blocking an
 	// OS thread in its reads takes a processor from the workers
-	// (docs/performance.md, run 6).
+	// (docs/performance-history.md, run 6).
 	observer bool
 	// sess records, under --server-stats, the session id of a run's
 	// connection and the statements it sends (what Questions counts: a
