@@ -21,7 +21,7 @@ ARG VERSION=""
 ARG GIT_COMMIT=""
 ARG GIT_DATE=""
 RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
-      -ldflags="-s -w -X main.buildVersion=${VERSION} -X main.buildCommit=${GIT_COMMIT} -X main.buildDate=${GIT_DATE}" \
+      -ldflags="-s -w -X github.com/sysbench-go/sysbench-go/cli.buildVersion=${VERSION} -X github.com/sysbench-go/sysbench-go/cli.buildCommit=${GIT_COMMIT} -X github.com/sysbench-go/sysbench-go/cli.buildDate=${GIT_DATE}" \
       -o /out/sysbench-go .
 
 # --- final stage ---------------------------------------------------------

@@ -21,7 +21,7 @@ SYSBENCH_LINK ?=
 GIT_COMMIT  := $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c+dirty; echo $$c; })
 GIT_DATE    := $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
 VERSION     ?= $(shell git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)
-STAMP       := -X main.buildCommit=$(GIT_COMMIT) -X main.buildDate=$(GIT_DATE) $(if $(VERSION),-X main.buildVersion=$(VERSION))
+STAMP       := -X github.com/sysbench-go/sysbench-go/cli.buildCommit=$(GIT_COMMIT) -X github.com/sysbench-go/sysbench-go/cli.buildDate=$(GIT_DATE) $(if $(VERSION),-X github.com/sysbench-go/sysbench-go/cli.buildVersion=$(VERSION))
 # Static (no cgo: every dependency is pure Go) and free of the checkout's
 # paths.
 BUILDFLAGS  := -trimpath -ldflags "$(STAMP)"

@@ -16,8 +16,11 @@ import (
 // reverse), the parser is gopher-lua's AST and nothing of ours but the
 // number rules (luajit/number), measuring (metrics) is a leaf that
 // printing (report) builds on, the leaf packages import nothing of the
-// project, and product code imports neither the development tools
-// (tools/) nor the test support (internal/).
+// project, product code imports neither the development tools (tools/)
+// nor the test support (internal/), and the command line (cli) is the top
+// of the house: nothing imports it but the program's main, which imports
+// nothing else of ours but the engine (the runtime's tuning, the signal
+// that ends a run).
 func TestImportDirection(t *testing.T) {
 	goBin := testenv.Tool(t, "go", "the Go toolchain")
 	rules := []struct {
@@ -78,9 +81,21 @@ func TestImportDirection(t *testing.T) {
 			if strings.HasPrefix(dep, module+"/tools/") || strings.HasPrefix(dep, module+"/internal/") {
 				t.Errorf("%s (product code) depends on %s", f[0], dep)
 			}
+			if dep == module+"/cli" && f[0] != module {
+				t.Errorf("%s depends on the command line (%s): only the program's main may", f[0], dep)
+			}
 		}
 	}
 	if products == 0 {
 		t.Fatal("go list ./... listed no product package")
+	}
+	out, err = exec.Command(goBin, "list", "-f", "{{join .Imports \" \"}}", ".").Output()
+	if err != nil {
+		t.Fatalf("go list .: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, module+"/") && imp != module+"/cli" && imp != module+"/engine" {
+			t.Errorf("the program's main imports %s: it wires the process to cli, and nothing else", imp)
+		}
 	}
 }

@@ -418,7 +418,7 @@ point_select_cost "--metrics-addr cost" metrun metrics_addr_cost_oltp_point_sele
 fi
 
 # --- pure Lua: our kernels under five implementations ----------------------
-# Each kernel of testdata/lua-kernels run as a script file by ours, by
+# Each kernel of cli/testdata/lua-kernels run as a script file by ours, by
 # plain gopher-lua 1.1.2 (a Go main built here from the module proxy, in a
 # temporary module: its own parser, compiler and libraries, default
 # options), by lua5.1, luajit -joff and luajit; $pairs rounds, the order of
@@ -426,8 +426,8 @@ fi
 # every implementation's checksum line compared.
 # BENCH_KERNELS: some of them by name (all by default).
 kernels=()
-for k in ${BENCH_KERNELS:-testdata/lua-kernels/*.lua}; do
-	kernels+=("testdata/lua-kernels/$(basename "$k" .lua).lua")
+for k in ${BENCH_KERNELS:-cli/testdata/lua-kernels/*.lua}; do
+	kernels+=("cli/testdata/lua-kernels/$(basename "$k" .lua).lua")
 done
 impl_names=(ours gopher-lua lua5.1 luajit-joff luajit)
 impl_cmds=("$bin" "$dir/glua/glua" lua5.1 "luajit -joff" luajit)
@@ -516,7 +516,7 @@ for k in "${kernels[@]}"; do
 	done
 done
 echo
-echo "pure Lua kernels (testdata/lua-kernels), wall s: median (min-max) of $pairs rounds, the five alternated"
+echo "pure Lua kernels (cli/testdata/lua-kernels), wall s: median (min-max) of $pairs rounds, the five alternated"
 printf "%-10s" kernel
 for n in "${impl_names[@]}"; do printf " %-20s" "$n"; done
 echo

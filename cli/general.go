@@ -1,0 +1,339 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/sbrand"
+)
+
+// Option groups as the reference's --help prints them.
+var generalOptions = []options.Option{
+	{Name: "threads", Desc: "number of threads to use", Kind: options.Int, Default: "1"},
+	{Name: "events", Desc: "limit for total number of events", Kind: options.Int, Default: "0"},
+	{Name: "time", Desc: "limit for total execution time in seconds", Kind: options.Int, Default: "10"},
+	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", Kind: options.Int, Default: "0"},
+	{Name: "forced-shutdown", Desc: "number of seconds to wait after the --time limit before forcing shutdown, or 'off' to disable", Kind: options.String, Default: "off"},
+	{Name: "thread-stack-size", Desc: "size of stack per thread", Kind: options.Size, Default: "64K"},
+	{Name: "rate", Desc: "average transactions rate. 0 for unlimited rate", Kind: options.Int, Default: "0"},
+	{Name: "report-interval", Desc: "periodically report intermediate statistics with a specified interval in seconds. 0 disables intermediate reports", Kind: options.Int, Default: "0"},
+	{Name: "report-checkpoints", Desc: "dump full statistics and reset all counters at specified points in time. The argument is a list of comma-separated values representing the amount of time in seconds elapsed from start of test when report checkpoint(s) must be performed. Report checkpoints are off by default.", Kind: options.List, Default: ""},
+	{Name: "debug", Desc: "print more debugging info", Kind: options.Bool, Default: "off"},
+	{Name: "validate", Desc: "perform validation checks where possible", Kind: options.Bool, Default: "off"},
+	{Name: "help", Desc: "print help and exit", Kind: options.Bool, Default: "off"},
+	{Name: "version", Desc: "print version and exit", Kind: options.Bool, Default: "off"},
+	{Name: "config-file", Desc: "File containing command line options", Kind: options.File, NoDefault: true},
+	{Name: "tx-rate", Desc: "deprecated alias for --rate", Kind: options.Int, Default: "0"},
+	{Name: "max-requests", Desc: "deprecated alias for --events", Kind: options.Int, Default: "0"},
+	{Name: "max-time", Desc: "deprecated alias for --time", Kind: options.Int, Default: "0"},
+	{Name: "num-threads", Desc: "deprecated alias for --threads", Kind: options.Int, Default: "1"},
+}
+
+var randOptions = []options.Option{
+	{Name: "rand-type", Desc: "random numbers distribution {uniform,gaussian,special,pareto,zipfian}", Kind: options.String, Default: "special",
+		Ref: &options.Option{Name: "rand-type", Desc: "random numbers distribution {uniform,gaussian,special,pareto}", Kind: options.String, Default: "special"}},
+	{Name: "rand-spec-iter", Desc: "number of iterations used for numbers generation", Kind: options.Int, Default: "12"},
+	{Name: "rand-spec-pct", Desc: "percentage of values to be treated as 'special' (for special distribution)", Kind: options.Int, Default: "1"},
+	{Name: "rand-spec-res", Desc: "percentage of 'special' values to use (for special distribution)", Kind: options.Int, Default: "75"},
+	{Name: "rand-seed", Desc: "seed for random number generator. When 0, the current time is used as a RNG seed.", Kind: options.Int, Default: "0"},
+	{Name: "rand-pareto-h", Desc: "parameter h for pareto distribution", Kind: options.Float, Default: "0.2"},
+	{Name: "rand-zipfian-exp", Extension: true, Desc: "shape parameter (exponent, theta) for the Zipfian distribution", Kind: options.Float, Default: "0.8"},
+}
+
+var logOptions = []options.Option{
+	{Name: "verbosity", Desc: "verbosity level {5 - debug, 0 - only critical messages}", Kind: options.Int, Default: "3"},
+}
+
+var statOptions = []options.Option{
+	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95",
+		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
+	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
+	{Name: "max-tries", Extension: true, Desc: "try an event at most N times: an event whose every try ends in an ignored error (a deadlock, a serialization failure) is a failed event, left out of the latency statistics; 0 restarts it without limit, as sysbench", Kind: options.Int, Default: "0"},
+	{Name: "failures-detailed", Extension: true, Desc: "print the retries and failed events by error code after the report", Kind: options.Bool, Default: "off"},
+	{Name: "server-stats", Extension: true, Desc: "watch the database server during the run: its settings, its counters over the run (WAL/redo, binlog and data bytes written per transaction), its CPU and memory when it runs on this machine, what the run's sessions wait on; printed after the report and kept in --results", Kind: options.Bool, Default: "off"},
+	{Name: "server-pid", Extension: true, Desc: "the database server's process for --server-stats' CPU and memory (default: the process listening on the server's port or socket, when on this machine)", Kind: options.Int, Default: "0"},
+	{Name: "statement-stats", Extension: true, Desc: "time every statement the script runs (each prepared statement; each query with its literals made '?') and print their count, errors, mean and percentiles after the report, the most total time first, as pgbench -r", Kind: options.Bool, Default: "off"},
+	{Name: "threshold", Extension: true, Desc: "fail the run when the whole run misses EXPR: a measure (p<N> avg min max in us/ms/s; tps qps; errors as % or fraction; reconnects failed retries), a comparison (< <= > >= == !=) and a bound, e.g. p95<5ms, tps>1000, errors<0.1%; repeatable. A run that misses one exits with status 99", Kind: options.String, NoDefault: true},
+	{Name: "results", Extension: true, Desc: "write the run's results to FILE as one JSON document (docs/results.md): counters, errors by code, percentiles, the whole latency histogram, intervals and checkpoints; 'sysbench-go report FILE...' prints and merges them", Kind: options.File, NoDefault: true},
+	{Name: "intervals-csv", Extension: true, Desc: "write the intermediate reports (--report-interval) to FILE as CSV, one row per interval", Kind: options.File, NoDefault: true},
+}
+
+var dbOptions = []options.Option{
+	{Name: "db-driver", Desc: "specifies database driver to use ('help' to get list of available drivers)", Kind: options.String, Default: "mysql"},
+	{Name: "db-ps-mode", Desc: "prepared statements usage mode {auto, disable}", Kind: options.String, Default: "auto"},
+	{Name: "db-debug", Desc: "print database-specific debug information", Kind: options.Bool, Default: "off"},
+	{Name: "db-dry-run", Extension: true, Desc: "dry run with any driver: pretend that all database calls succeed without executing them (measures client cost)", Kind: options.Bool, Default: "off"},
+}
+
+// optionGroup is a group of options as the manual shows them.
+type optionGroup struct {
+	title string
+	opts  []options.Option
+}
+
+// generalGroups are the options of every run but the drivers', in --help
+// order (the reference's statistics group has no title there).
+func generalGroups() []optionGroup {
+	return []optionGroup{{"General options", generalOptions}, {"Pseudo-Random Numbers Generator options", randOptions},
+		{"Log options", logOptions}, {"Statistics options", statOptions}, {"General database options", dbOptions},
+		{"Distributed run options", distributedOptions}}
+}
+
+// allDeclared is every option known before a script is loaded.
+func allDeclared(drv []drivers.Factory, tests []engine.Builtin) []options.Option {
+	var all []options.Option
+	for _, g := range generalGroups() {
+		all = append(all, g.opts...)
+	}
+	for _, d := range drv {
+		all = append(all, d.Options...)
+	}
+	return all
+}
+
+// parsePercentiles accepts "95" or a list "50,95,99,99.9"; 0 disables.
+func parsePercentiles(s string) ([]float64, error) {
+	var out []float64
+	for _, p := range options.SplitList(s) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || f < 0 || f > 100 || math.IsNaN(f) {
+			return nil, fmt.Errorf("Invalid value for --percentile: %s", p)
+		}
+		if f == 0 {
+			if len(options.SplitList(s)) > 1 {
+				return nil, fmt.Errorf("Invalid value for --percentile: %s", s)
+			}
+			return nil, nil
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("Invalid value for --percentile: %s", s)
+	}
+	return out, nil
+}
+
+// secondsOpt reads an option given in whole seconds, at least min.
+func secondsOpt(v *options.Values, name string, min int64) (time.Duration, error) {
+	n, err := v.Int(name)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("Invalid value for --%s: '%s' (seconds, at least %d)", name, v.String(name), min)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// intOpt reads an integer option with the reference's error wording.
+func intOpt(v *options.Values, name string) (int64, error) {
+	return v.Int(name)
+}
+
+// verbosity reads --verbosity; --debug forces the DEBUG level.
+func verbosity(v *options.Values) (logging.Level, error) {
+	verb, err := intOpt(v, "verbosity")
+	if err != nil {
+		return 0, err
+	}
+	if v.Bool("debug") {
+		verb = int64(logging.Debug)
+	}
+	if verb > int64(logging.Debug) {
+		// The reference checks this in its logger, which prints it plain.
+		return 0, plainError{fmt.Sprintf("Invalid value for verbosity: %d", verb)}
+	}
+	return logging.Level(max(verb, -1)), nil
+}
+
+// plainError is an error printed as it is, without the FATAL prefix.
+type plainError struct{ msg string }
+
+func (e plainError) Error() string { return e.msg }
+
+// buildConfig turns the general options into the engine's configuration,
+// with the reference's validation and error texts.
+func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
+	var c engine.Config
+	threads, err := intOpt(v, "threads")
+	if err != nil {
+		return c, err
+	}
+	if n, err := intOpt(v, "num-threads"); err != nil {
+		return c, err
+	} else if n > 1 {
+		warn("--num-threads is deprecated, use --threads instead")
+		threads = n
+	}
+	if threads <= 0 || threads > 1<<20 {
+		return c, fmt.Errorf("Invalid value for --threads: %d.\n", threads)
+	}
+	c.Threads = int(threads)
+
+	events, err := intOpt(v, "events")
+	if err != nil {
+		return c, err
+	}
+	if n, err := intOpt(v, "max-requests"); err != nil {
+		return c, err
+	} else if n > 0 {
+		warn("--max-requests is deprecated, use --events instead")
+		events = n
+	}
+	if events < 0 {
+		return c, fmt.Errorf("Invalid value for --events: %d.", events)
+	}
+	c.Events = uint64(events)
+
+	secs, err := intOpt(v, "time")
+	if err != nil {
+		return c, err
+	}
+	if n, err := intOpt(v, "max-time"); err != nil {
+		return c, err
+	} else if n > 0 {
+		warn("--max-time is deprecated, use --time instead")
+		secs = n
+	}
+	if secs < 0 {
+		return c, fmt.Errorf("Invalid value for --time: %d.", secs)
+	}
+	c.Time = time.Duration(secs) * time.Second
+	if c.Events == 0 && c.Time == 0 {
+		warn("Both event and time limits are disabled, running an endless test")
+	}
+
+	c.ForcedShutdown = -1
+	if c.Time > 0 {
+		fs := v.String("forced-shutdown")
+		if !strings.EqualFold(fs, "off") {
+			pct := strings.HasSuffix(fs, "%")
+			n, err := strconv.ParseUint(strings.TrimSuffix(fs, "%"), 10, 32)
+			if err != nil {
+				return c, fmt.Errorf("Invalid value for --forced-shutdown: '%s'", fs)
+			}
+			d := time.Duration(n) * time.Second
+			if pct {
+				d = time.Duration(n*uint64(secs)/100) * time.Second
+			}
+			c.ForcedShutdown = d
+		}
+	}
+
+	warm, err := intOpt(v, "warmup-time")
+	if err != nil {
+		return c, err
+	}
+	if warm < 0 {
+		return c, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
+	}
+	c.Warmup = time.Duration(warm) * time.Second
+
+	rate, err := intOpt(v, "rate")
+	if err != nil {
+		return c, err
+	}
+	if n, err := intOpt(v, "tx-rate"); err != nil {
+		return c, err
+	} else if n > 0 {
+		warn("--tx-rate is deprecated, use --rate instead")
+		rate = n
+	}
+	if rate < 0 {
+		return c, fmt.Errorf("Invalid value for --rate: %d.", rate)
+	}
+	c.Rate = float64(rate)
+
+	ri, err := intOpt(v, "report-interval")
+	if err != nil {
+		return c, err
+	}
+	if ri < 0 {
+		return c, fmt.Errorf("Invalid value for --report-interval: %d.", ri)
+	}
+	c.ReportInterval = time.Duration(ri) * time.Second
+
+	for _, s := range v.List("report-checkpoints") {
+		n, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("Invalid value for --report-checkpoints: '%s'", s)
+		}
+		c.Checkpoints = append(c.Checkpoints, time.Duration(n)*time.Second)
+	}
+	if len(c.Checkpoints) > 256 {
+		return c, fmt.Errorf("Too many checkpoints in --report-checkpoints (up to 256 can be defined)")
+	}
+	sort.Slice(c.Checkpoints, func(i, j int) bool { return c.Checkpoints[i] < c.Checkpoints[j] })
+
+	c.Debug = v.Bool("debug")
+	c.Validate = v.Bool("validate")
+	c.Percentiles, err = parsePercentiles(v.String("percentile"))
+	if err != nil {
+		return c, err
+	}
+	c.Histogram = v.Bool("histogram")
+	if c.Histogram && len(c.Percentiles) == 0 {
+		return c, fmt.Errorf("--histogram cannot be used with --percentile=0")
+	}
+	c.RandSeed, err = intOpt(v, "rand-seed")
+	if err != nil {
+		return c, err
+	}
+	tries, err := intOpt(v, "max-tries")
+	if err != nil {
+		return c, err
+	}
+	if tries < 0 || tries > 1<<30 {
+		return c, fmt.Errorf("Invalid value for --max-tries: %d.", tries)
+	}
+	c.MaxTries = int(tries)
+	c.FailuresDetailed = v.Bool("failures-detailed")
+	return c, nil
+}
+
+// randConfig reads the --rand-* options.
+func randConfig(v *options.Values) (sbrand.Config, error) {
+	c := sbrand.DefaultConfig()
+	c.Type = v.String("rand-type")
+	var err error
+	var n int64
+	if n, err = v.Int("rand-spec-iter"); err != nil {
+		return c, err
+	}
+	c.SpecIter = int(n)
+	if n, err = v.Int("rand-spec-pct"); err != nil {
+		return c, err
+	}
+	c.SpecPct = float64(n)
+	if n, err = v.Int("rand-spec-res"); err != nil {
+		return c, err
+	}
+	c.SpecRes = float64(n)
+	if c.ParetoH, err = v.Float("rand-pareto-h"); err != nil {
+		return c, err
+	}
+	if c.ZipfianExp, err = v.Float("rand-zipfian-exp"); err != nil {
+		return c, err
+	}
+	if c.Seed, err = v.Int("rand-seed"); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+// psMode reads --db-ps-mode.
+func psMode(v *options.Values) (drivers.PSMode, error) {
+	switch s := v.String("db-ps-mode"); s {
+	case "auto":
+		return drivers.PSAuto, nil
+	case "disable":
+		return drivers.PSDisable, nil
+	default:
+		return 0, fmt.Errorf("Invalid value for db-ps-mode: %s", s)
+	}
+}

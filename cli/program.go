@@ -1,0 +1,829 @@
+// Package cli is sysbench-go's command line: the sysbench 1.0.20 drop-in
+// (general options, the test or script and its command, the built-in
+// tests) and our own commands (report, compare, start, deploy, completion,
+// man), each in a file of its own. Run is the whole program, in-process:
+// its arguments, streams and a context that a signal cancels in, an exit
+// status out; the program's main wires the process to it.
+//
+//	sysbench-go [options]... [testname] [command]
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/builtin"
+	"github.com/sysbench-go/sysbench-go/control"
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/mysql"
+	"github.com/sysbench-go/sysbench-go/drivers/pgsql"
+	"github.com/sysbench-go/sysbench-go/drivers/sqlite"
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/live"
+	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/lua"
+	"github.com/sysbench-go/sysbench-go/luaapi"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/options"
+	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/sbrand"
+)
+
+// compiledDrivers lists the database drivers, in help order.
+func compiledDrivers() []drivers.Factory {
+	return []drivers.Factory{mysql.Factory, pgsql.Factory, sqlite.Factory}
+}
+
+// commandLine is the result of the first pass over argv.
+type commandLine struct {
+	opts     [][2]string // name, value in order; value "" with hasValue false for bare flags
+	bare     []bool
+	raw      []string // the argument as given, for "invalid option" messages
+	testname string
+	command  string
+}
+
+// parseArgs splits argv into options and the test name and command, as
+// the reference: options anywhere, --name=value or bare --name.
+func parseArgs(args []string) (*commandLine, error) {
+	cl := &commandLine{}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "--") {
+			switch {
+			case cl.testname == "":
+				cl.testname = a
+			case cl.command == "":
+				cl.command = a
+			default:
+				return nil, fmt.Errorf("Unrecognized command line argument: %s", a)
+			}
+			continue
+		}
+		body := a[2:]
+		name, val, has := strings.Cut(body, "=")
+		cl.opts = append(cl.opts, [2]string{name, val})
+		cl.bare = append(cl.bare, !has)
+		cl.raw = append(cl.raw, a)
+	}
+	return cl, nil
+}
+
+// format prints the command line back as arguments that parse to it.
+func (cl *commandLine) format() []string {
+	var args []string
+	for i, o := range cl.opts {
+		if cl.bare[i] {
+			args = append(args, "--"+o[0])
+		} else {
+			args = append(args, "--"+o[0]+"="+o[1])
+		}
+	}
+	for _, a := range []string{cl.testname, cl.command} {
+		if a != "" {
+			args = append(args, a)
+		}
+	}
+	return args
+}
+
+// readConfigFile reads options one per line ("name=value" or "--name=value";
+// '#' comments and blank lines ignored).
+func readConfigFile(path string) ([][2]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open config file '%s': %v", path, err)
+	}
+	defer f.Close()
+	var out [][2]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "--")
+		name, val, has := strings.Cut(line, "=")
+		if !has {
+			val = "on"
+		}
+		out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(val)})
+	}
+	return out, sc.Err()
+}
+
+// run is the whole program, testable in-process, under our own name. It
+// returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Run(ctx, "sysbench-go", args, stdin, stdout, stderr)
+}
+
+// Run runs the program as argv0 names it (as `sysbench`, it answers
+// --version as the reference does) with args, the arguments after it, and
+// returns its exit status. ctx ends the run or command early: a cause of
+// *engine.Interrupt names the signal that did, and the status says it
+// (128+signal).
+func Run(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// A reader of the output that went away stops the program as SIGPIPE
+	// would, and it exits with SIGPIPE's status.
+	closed := func() { cancel(&engine.Interrupt{Signal: syscall.SIGPIPE}) }
+	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
+	defer w.flush()
+	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
+		log: logging.New(w, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests(), dropIn: dropInName(argv0)}
+	return p.main(args)
+}
+
+// program is one invocation: its streams, logger and what is compiled in.
+type program struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer // the raw standard output, for an output of "-"
+	stderr io.Writer
+	// out is the text output's writer (the logger's): standard output,
+	// or standard error when an output is "-".
+	out     *flushWriter
+	log     *logging.Logger
+	drivers []drivers.Factory
+	tests   []engine.Builtin
+	// dropIn: the program runs as `sysbench` (versionText).
+	dropIn bool
+}
+
+// givenOption is an option as the user gave it, config files expanded.
+type givenOption struct {
+	name, val, raw string
+	bare           bool
+}
+
+// invocation is the command line after the general options are read:
+// values holds every declared option, unknown the options a test or script
+// may declare.
+type invocation struct {
+	cl       *commandLine
+	args     []string
+	declared []options.Option
+	values   *options.Values
+	unknown  []givenOption
+	cfg      engine.Config
+	rand     sbrand.Config
+	env      *luaapi.Env // a script's, nil for a built-in test
+	// thresholdExprs are the --threshold expressions (repeatable) as
+	// given; thresholds, parsed by configure.
+	thresholdExprs []string
+	thresholds     []report.Threshold
+	// instance is --instance; tidOffset its first thread id.
+	instance  instance
+	tidOffset int
+	// endpoint is --await-start and --serve-results.
+	endpoint endpoint
+	// outputs are the checked --results and --intervals-csv, by name.
+	outputs map[string]*report.Output
+}
+
+// main runs the steps in the reference's order: general options, help and
+// version, the general settings (their errors and warnings come before the
+// banner), the banner, then the test.
+func (p *program) main(args []string) int {
+	if len(args) > 0 {
+		if c, ok := findCommand(args[0]); ok {
+			return c.run(p, args[1:])
+		}
+	}
+	cl, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintln(p.stderr, err)
+		return 1
+	}
+	inv, code := p.readGeneralOptions(cl)
+	if inv == nil {
+		return code
+	}
+	inv.args = args
+	values := inv.values
+	if values.Bool("help") {
+		printHelp(p.log.Out(), p.name(), p.drivers, p.tests)
+		return 0
+	}
+	if values.Bool("version") {
+		fmt.Fprint(p.log.Out(), versionText(p.dropIn))
+		return 0
+	}
+	if !p.configure(inv) {
+		return 1
+	}
+	p.log.Noticef("%s\n", banner())
+	if values.String("db-driver") == "help" {
+		printDrivers(p.log.Out(), p.drivers)
+		return 0
+	}
+	if cl.testname == "" || cl.testname == "-" {
+		return p.runStdinScript(inv)
+	}
+	for _, b := range p.tests {
+		if b.Name == cl.testname {
+			return p.runBuiltin(inv, b)
+		}
+	}
+	return p.runScript(inv)
+}
+
+// readGeneralOptions sets the general and driver options from the command
+// line and config files; the others are kept for the test to declare. It
+// returns nil and the exit code when an option is invalid.
+func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
+	declared := allDeclared(p.drivers, p.tests)
+	values := options.NewValues()
+	known := declare(values, declared)
+	var all []givenOption
+	for i, o := range cl.opts {
+		if options.Canonical(o[0]) == "config_file" {
+			lines, err := readConfigFile(o[1])
+			if err != nil {
+				fmt.Fprintf(p.stderr, "%v\n", err)
+				return nil, 1
+			}
+			for _, l := range lines {
+				all = append(all, givenOption{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
+			}
+			continue
+		}
+		if o[0] == "test" {
+			fmt.Fprintf(p.stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
+			if cl.testname != "" && cl.command == "" {
+				cl.command = cl.testname
+			}
+			cl.testname = o[1]
+			continue
+		}
+		all = append(all, givenOption{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
+	}
+	inv := &invocation{cl: cl, declared: declared, values: values}
+	for _, g := range all {
+		o, ok := known[options.Canonical(g.name)]
+		if !ok {
+			inv.unknown = append(inv.unknown, g)
+			continue
+		}
+		if o.Name == "threshold" {
+			inv.thresholdExprs = append(inv.thresholdExprs, g.val)
+		}
+		if err := setValue(values, o, g.val, g.bare); err != nil {
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
+			return nil, 1
+		}
+	}
+	return inv, 0
+}
+
+// declare gives the options their defaults in values and returns them by
+// canonical name, for the options given on the command line to be set.
+func declare(values *options.Values, opts []options.Option) map[string]options.Option {
+	byName := make(map[string]options.Option, len(opts))
+	for _, o := range opts {
+		byName[options.Canonical(o.Name)] = o
+		if !o.NoDefault {
+			values.SetDefault(o.Name, o.Default)
+		}
+	}
+	return byName
+}
+
+// configure validates the general settings and sets the verbosity. As in
+// the reference, its messages come before the banner and show at any
+// verbosity.
+func (p *program) configure(inv *invocation) bool {
+	out := p.log.Out()
+	warn := func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }
+	cfg, err := buildConfig(inv.values, warn)
+	if err == nil {
+		inv.rand, err = randConfig(inv.values)
+	}
+	if err == nil {
+		inv.instance, err = parseInstance(inv.values)
+	}
+	if err == nil && inv.cl.command == "run" { // prepare and cleanup see the whole data set
+		inv.tidOffset, err = inv.instance.apply(&cfg, &inv.rand.Seed)
+	}
+	if err == nil {
+		cfg.StartAt, err = parseStartAt(inv.values)
+	}
+	if err == nil {
+		inv.endpoint, err = parseEndpoint(inv.values)
+	}
+	var level logging.Level
+	if err == nil {
+		level, err = verbosity(inv.values)
+	}
+	for _, e := range inv.thresholdExprs {
+		if err != nil {
+			break
+		}
+		var t report.Threshold
+		if t, err = report.ParseThreshold(e); err == nil {
+			inv.thresholds = append(inv.thresholds, t)
+		}
+	}
+	if err == nil && inv.cl.command == "run" {
+		err = p.checkOutputs(inv)
+	}
+	if err != nil {
+		p.fail(err)
+		return false
+	}
+	p.log.SetLevel(level)
+	inv.cfg = cfg
+	return true
+}
+
+// runBuiltin runs a compiled-in test (cpu, fileio, ...).
+func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
+	cl, values := inv.cl, inv.values
+	if cl.command == "" {
+		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See '%s %s help'\n", b.Name, p.name(), b.Name)
+		return 1
+	}
+	bk := declare(values, b.Options)
+	for _, g := range inv.unknown {
+		o, ok := bk[options.Canonical(g.name)]
+		if !ok || setValue(values, o, g.val, g.bare) != nil {
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
+			return 1
+		}
+	}
+	if cl.command == "help" {
+		out := p.log.Out()
+		fmt.Fprintf(out, "%s options:\n", b.Name)
+		fmt.Fprintf(out, "%s\n", options.FormatHelp(b.Options))
+		return 0
+	}
+	if cl.command == "run" {
+		// Options for database tests: said once, not silently ignored.
+		for _, o := range []string{"server-stats", "statement-stats"} {
+			if values.Bool(o) {
+				p.log.Warnf("--%s: the %s test uses no database: nothing to report", o, b.Name)
+			}
+		}
+	}
+	cfg := inv.cfg
+	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
+		RandSeed: cfg.RandSeed, Log: p.log})
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.runCommand(inv, t, b.Options)
+}
+
+// scriptEnv is what every Lua state of the run shares; nil after a FATAL
+// line.
+func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
+	cfg, values := inv.cfg, inv.values
+	mode, err := psMode(values)
+	if err != nil {
+		p.fail(err)
+		return nil
+	}
+	env := &luaapi.Env{
+		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
+		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
+			DryRun: values.Bool("db-dry-run"), Threads: cfg.Threads, Log: p.log},
+		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads, TidOffset: inv.tidOffset,
+		Argv: append([]string{"sysbench"}, inv.args...),
+		// The reference's sysbench.version_string is its VERSION_STRING,
+		// without the banner's parenthesis (its own test suite checks it).
+		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
+		Declared: inv.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
+		StatementStats: values.Bool("statement-stats"),
+		Background:     boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+	}
+	return env
+}
+
+// runStdinScript reads a script from standard input and runs its body, as
+// the reference does when no test name is given (or "-"); no command runs.
+func (p *program) runStdinScript(inv *invocation) int {
+	env := p.scriptEnv(inv)
+	if env == nil {
+		return 1
+	}
+	env.Command = ""
+	if f, ok := p.stdin.(*os.File); ok && isTerminal(f) {
+		p.log.Noticef("Reading the script from the standard input:\n")
+	}
+	s, err := luaapi.LoadReader(env, p.stdin)
+	if err != nil {
+		return p.fail(err)
+	}
+	s.Close()
+	return 0
+}
+
+// runScript loads a Lua script, reads the options it declares and runs the
+// command.
+func (p *program) runScript(inv *invocation) int {
+	cl, values, cfg := inv.cl, inv.values, inv.cfg
+	env := p.scriptEnv(inv)
+	if env == nil {
+		return 1
+	}
+	if f := p.driverFactory(env.DriverName); f != nil && f.Wait != nil {
+		w := f.Wait(env.DriverConfig)
+		cfg.BlockingWorkers, cfg.PolledWorkers = w == drivers.WaitBlocking, w == drivers.WaitPolled
+	}
+	s, err := luaapi.Load(env, cl.testname)
+	if err != nil {
+		return p.fail(err)
+	}
+	defer s.Close()
+	sk := declare(values, s.Options())
+	for _, g := range inv.unknown {
+		o, ok := sk[options.Canonical(g.name)]
+		if !ok {
+			if s.DeclaresOptions() {
+				fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
+				return 1
+			}
+			// A 0.5-era script: unknown options become globals.
+			val := g.val
+			if g.bare {
+				val = "on"
+			}
+			values.Set(g.name, val)
+			continue
+		}
+		if err := setValue(values, o, g.val, g.bare); err != nil {
+			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
+			return 1
+		}
+	}
+	if cl.command == "" {
+		return 0
+	}
+	s.SetRate(cfg.Rate > 0)
+	s.SetMaxTries(cfg.MaxTries)
+	s.SetInterruptible(cfg.ForcedShutdown >= 0)
+	inv.cfg.BlockingWorkers, inv.cfg.PolledWorkers = cfg.BlockingWorkers, cfg.PolledWorkers
+	inv.env = env
+	return p.runCommand(inv, s, s.Options())
+}
+
+// driverFactory is the compiled-in driver of that name, nil for none.
+func (p *program) driverFactory(name string) *drivers.Factory {
+	for i := range p.drivers {
+		if p.drivers[i].Name == name {
+			return &p.drivers[i]
+		}
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// setValue stores a user-given value after checking it has the kind's
+// shape (the reference rejects e.g. a bare non-boolean option).
+func setValue(v *options.Values, o options.Option, val string, bare bool) error {
+	if o.Kind == options.Bool {
+		if bare {
+			val = "on"
+		}
+		b, err := options.ParseBool(val)
+		if err != nil {
+			if o.Words {
+				v.Set(o.Name, val)
+				return nil
+			}
+			return err
+		}
+		if b {
+			val = "on"
+		} else {
+			val = "off"
+		}
+	} else if bare {
+		return fmt.Errorf("option --%s needs a value", o.Name)
+	}
+	v.Set(o.Name, val)
+	return nil
+}
+
+// runCommand dispatches run / prepare / cleanup / help / custom commands.
+// testOpts are the test's own options (for the results file).
+func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.Option) int {
+	command := inv.cl.command
+	if command == "run" {
+		return p.runTest(inv, t, testOpts)
+	}
+	c, ok := t.(engine.Commander)
+	if !ok {
+		fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		return 1
+	}
+	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
+	if in := engine.Interrupted(p.ctx); in != nil {
+		// What failed after the signal failed because of it (a query it
+		// cancelled): one line says the command was interrupted.
+		return p.fail(interruptError(in, fmt.Sprintf("The '%s' command was interrupted by %s", command, in.Name())))
+	}
+	if errors.Is(err, engine.ErrUnknownCommand) {
+		if command == "prepare" || command == "cleanup" || command == "help" {
+			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		} else {
+			fmt.Fprintf(p.stderr, "Unknown command: %s\n", command)
+		}
+		return 1
+	}
+	return p.fail(err)
+}
+
+// runTest runs the test's "run" command: the run, the error that ended
+// it, the final report, done(), the statement table and the thresholds,
+// and the results file, which is written however the run ended.
+func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
+	server := p.openServerStats(inv)
+	res := p.resultsOf(inv, t, testOpts, time.Now())
+	outs, err := p.openOutputs(inv, server, res)
+	if err != nil {
+		return p.fail(err)
+	}
+	cfg := inv.cfg
+	cfg.Reporters = outs.reporters
+	if server != nil {
+		cfg.Watchers = append(cfg.Watchers, server)
+	}
+	var ctl *control.Instance
+	if addr := inv.values.String("metrics-addr"); addr != "" {
+		srv, err := live.Listen(addr, liveInfo(inv, t))
+		if err != nil {
+			outs.abort()
+			return p.fail(err)
+		}
+		defer srv.Close()
+		cfg.Live = srv.Attach
+		p.log.Noticef("Serving metrics at %s\n", srv.URL())
+		ctl = p.openEndpoint(inv, srv, &cfg, res)
+	}
+	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
+	st := &exitStatus{}
+	p.record(st, runErr)
+	if fin != nil {
+		p.record(st, fin.Report())
+	}
+	var signalled *engine.Interrupt
+	switch {
+	case errors.Is(runErr, engine.ErrForcedShutdown):
+		st.add("forced_shutdown")
+	case errors.As(runErr, &signalled):
+		// Interrupted before it started: said below.
+	case st.code != 0:
+		st.add("failed")
+	}
+	// A signal's status comes before a missed threshold's: the run was
+	// cut short, what it measured is a part.
+	in := engine.Interrupted(p.ctx)
+	switch {
+	case in != nil:
+		st.add("interrupted")
+		if st.code == 0 {
+			st.code = in.ExitCode()
+		}
+	case p.ctx.Err() != nil:
+		// Stopped by whoever runs the program in-process, not a signal:
+		// its status is the run's.
+		st.add("interrupted")
+	}
+	ended(inv, res, time.Now())
+	if server != nil && outs.whole != nil {
+		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
+		report.WriteServer(p.log.Writer(logging.Notice), res.Server)
+	}
+	p.record(st, p.statementStats(inv, t, res))
+	if len(inv.thresholds) > 0 && outs.whole != nil {
+		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
+		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
+		for _, r := range res.Thresholds {
+			if !r.Pass {
+				st.add("thresholds_failed")
+				if st.code == 0 {
+					st.code = report.ThresholdsFailed
+				}
+				break
+			}
+		}
+	}
+	if in != nil {
+		// Last, after everything the run prints: the run was cut short.
+		msg := fmt.Sprintf("The run was interrupted by %s: the report covers what it measured until then", in.Name())
+		if fin == nil {
+			msg = fmt.Sprintf("The run was interrupted by %s before it started", in.Name())
+		}
+		p.fail(interruptError(in, msg))
+	}
+	if len(st.reasons) == 0 {
+		st.add("completed")
+	}
+	p.record(st, outs.close(res, st.code, st.reasons, p.log.Fatals()))
+	p.record(st, p.serveResults(inv, ctl))
+	return st.code
+}
+
+// liveInfo names the run in --metrics-addr's metrics.
+func liveInfo(inv *invocation, t engine.Test) live.Info {
+	info := live.Info{Test: t.Name(), Version: currentBuild().Version, Threads: inv.cfg.Threads}
+	if inv.env != nil {
+		info.Driver = inv.env.DriverName
+	}
+	if in := inv.instance; in.N > 1 {
+		info.Instance, info.Instances = in.K, in.N
+	}
+	return info
+}
+
+// exitStatus is how a run ended: the first error's exit status, and the
+// results file's reasons, the first the main one.
+type exitStatus struct {
+	code    int
+	reasons []string
+}
+
+func (st *exitStatus) add(reason string) { st.reasons = append(st.reasons, reason) }
+
+// interruptError is the line saying what a signal cut short; its exit
+// status is the signal's (128 + its number).
+func interruptError(in *engine.Interrupt, msg string) error {
+	return interruptLine{plainError{msg}, in}
+}
+
+type interruptLine struct {
+	plainError
+	in *engine.Interrupt
+}
+
+func (e interruptLine) Unwrap() error { return e.in }
+
+// record prints err (if any) and keeps its status unless one was kept.
+func (p *program) record(st *exitStatus, err error) {
+	if c := p.fail(err); st.code == 0 {
+		st.code = c
+	}
+}
+
+// statementStats prints --statement-stats' table and puts it in res.
+func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Results) error {
+	s, ok := t.(*luaapi.Script)
+	if !ok || !inv.values.Bool("statement-stats") {
+		return nil
+	}
+	list, running := s.Statements()
+	report.WriteStatements(p.log.Writer(logging.Notice), list, inv.cfg.Percentiles, running)
+	var err error
+	res.Statements, err = report.NewStatementResults(list, inv.cfg.Percentiles)
+	return err
+}
+
+// fail prints err as FATAL lines, one per error it joins, and returns the
+// exit status for it: the one place errors are printed.
+func (p *program) fail(err error) int {
+	for _, e := range engine.Leaves(err) {
+		var plain plainError
+		var line interruptLine
+		var ce *luaapi.CommandError
+		var in *engine.Interrupt
+		switch {
+		case engine.IsQuiet(e):
+		case errors.As(e, &line):
+			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
+		case errors.As(e, &in):
+			// Its line is the caller's (interruptError), which knows
+			// what was interrupted.
+		case errors.As(e, &plain):
+			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
+		case errors.As(e, &ce):
+			fmt.Fprintln(p.stderr, ce.Msg)
+		default:
+			p.log.Fatalf("%v", e)
+		}
+	}
+	return engine.ExitCode(err)
+}
+
+// flushWriter is the run's output: buffered, flushed at each newline-
+// terminated write so intermediate reports appear promptly. Workers'
+// print(), drivers' FATAL lines and reports share it, hence the lock (it
+// is taken per line of output, never per query).
+type flushWriter struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+	// closed is called when the reader of the output went away (EPIPE):
+	// a run stops as on SIGINT, and writes its results file.
+	closed func()
+}
+
+func (f *flushWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n, err := f.w.Write(p)
+	if err == nil && len(p) > 0 && p[len(p)-1] == '\n' {
+		err = f.w.Flush()
+	}
+	if errors.Is(err, syscall.EPIPE) && f.closed != nil {
+		f.closed()
+	}
+	return n, err
+}
+
+// redirect sends what follows to w (standard error, when standard
+// output carries an output file).
+func (f *flushWriter) redirect(w io.Writer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.w.Flush()
+	f.w.Reset(w)
+}
+
+// textToStderr moves the text output to standard error.
+func (p *program) textToStderr() {
+	if p.out != nil {
+		p.out.redirect(p.stderr)
+	}
+}
+
+func (f *flushWriter) flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_ = f.w.Flush()
+}
+
+func printDrivers(w io.Writer, drv []drivers.Factory) {
+	fmt.Fprintf(w, "Available database drivers:\n")
+	for _, d := range drv {
+		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)
+	}
+	fmt.Fprintln(w)
+}
+
+// printHelp prints the general help: sysbench 1.0.20's sections byte for
+// byte, then, before the list of compiled-in tests (where the reference
+// varies with its build: the driver part), the embedded driver's options,
+// what we add to each group, and the bundled workloads.
+func printHelp(w io.Writer, prog string, drv []drivers.Factory, tests []engine.Builtin) {
+	fmt.Fprintf(w, "Usage:\n  %s [options]... [testname] [command]\n\n", prog)
+	fmt.Fprintf(w, "Commands implemented by most tests: prepare run cleanup help\n\n")
+	fmt.Fprintf(w, "General options:\n%s\n", options.FormatReferenceHelp(generalOptions))
+	fmt.Fprintf(w, "Pseudo-Random Numbers Generator options:\n%s\n", options.FormatReferenceHelp(randOptions))
+	fmt.Fprintf(w, "Log options:\n%s\n", options.FormatReferenceHelp(logOptions))
+	fmt.Fprintf(w, "%s\n", options.FormatReferenceHelp(statOptions))
+	fmt.Fprintf(w, "General database options:\n\n%s\n\n", options.FormatReferenceHelp(dbOptions))
+	fmt.Fprintf(w, "Compiled-in database drivers:\n")
+	for _, d := range drv {
+		fmt.Fprintf(w, "  %s - %s\n", d.Name, d.Description)
+	}
+	fmt.Fprintln(w)
+	for _, d := range drv {
+		if d.Extension {
+			fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatHelp(d.Options))
+		} else {
+			fmt.Fprintf(w, "%s options:\n%s\n", d.Name, options.FormatReferenceHelp(d.Options))
+		}
+	}
+	var general []options.Option
+	for _, g := range generalGroups() {
+		general = append(general, g.opts...)
+	}
+	// Not "<group> options:" headings: `sed -n '/mysql options:/,/^$/p'`
+	// must find the reference's block only.
+	if ext := options.FormatExtensionHelp(general); ext != "" {
+		// The options that name one of our commands name it as invoked.
+		ext = strings.ReplaceAll(ext, "'sysbench-go ", "'"+prog+" ")
+		fmt.Fprintf(w, "General options beyond sysbench 1.0.20:\n%s\n", ext)
+	}
+	for _, d := range drv {
+		if ext := options.FormatExtensionHelp(d.Options); ext != "" && !d.Extension {
+			fmt.Fprintf(w, "%s driver options beyond sysbench 1.0.20:\n%s\n", d.Name, ext)
+		}
+	}
+	printCommands(w, prog)
+	fmt.Fprintf(w, "Bundled workloads (see '%s <name> help' for their options):\n", prog)
+	for _, wl := range lua.Workloads {
+		fmt.Fprintf(w, "  %s - %s\n", wl.Name, wl.Description)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Compiled-in tests:\n")
+	for _, t := range tests {
+		fmt.Fprintf(w, "  %s - %s\n", t.Name, t.Description)
+	}
+	fmt.Fprintf(w, "\nSee '%s <testname> help' for a list of options for each test.\n\n", prog)
+}

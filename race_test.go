@@ -1,6 +1,0 @@
-//go:build race
-
-package main
-
-// raceEnabled: the race detector slows the long tests down some tenfold.
-const raceEnabled = true
