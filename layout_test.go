@@ -99,3 +99,68 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 }
+
+// layers are the product's folders from the top of the house down, as
+// README's Layout lists them: a package imports only packages of the
+// layers below its own (or of its own folder: drivers/mysql imports
+// drivers). A folder that is in no layer fails the test, so a new one
+// takes its place here and in the README.
+var layers = [][]string{
+	{""}, // the program's main
+	{"cli"},
+	{"compare", "deploy", "control", "live", "telemetry"},
+	{"luaapi", "builtin"},
+	{"luajit"},
+	{"engine"},
+	{"drivers"},
+	{"report"},
+	{"metrics", "stats"},
+	{"sbrand", "options", "logging"},
+	{"lua", "docs"},
+}
+
+// TestLayersPointDown: every import of the project's own packages points
+// down the layers.
+func TestLayersPointDown(t *testing.T) {
+	goBin := testenv.Tool(t, "go", "the Go toolchain")
+	const module = "github.com/sysbench-go/sysbench-go"
+	folder := func(path string) string { // the top folder of a package, "" for the main
+		rest := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		top, _, _ := strings.Cut(rest, "/")
+		return top
+	}
+	layerOf := map[string]int{}
+	for i, l := range layers {
+		for _, f := range l {
+			layerOf[f] = i
+		}
+	}
+	out, err := exec.Command(goBin, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], module+"/tools/") || strings.HasPrefix(f[0], module+"/internal/") {
+			continue
+		}
+		from := folder(f[0])
+		li, ok := layerOf[from]
+		if !ok {
+			t.Errorf("%s: its folder %q is in no layer (layout_test.go's layers, README's Layout)", f[0], from)
+			continue
+		}
+		for _, imp := range f[1:] {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			to := folder(imp)
+			if to == from {
+				continue
+			}
+			if lj, ok := layerOf[to]; ok && lj <= li {
+				t.Errorf("%s imports %s: %s is not below %s (README's Layout)", f[0], imp, to, from)
+			}
+		}
+	}
+}
