@@ -238,7 +238,7 @@ func aggregate(values []float64) Agg {
 	if n%2 == 0 {
 		med = (v[n/2-1] + v[n/2]) / 2
 	}
-	a := Agg{N: n, Median: med, Min: v[0], Max: v[n-1]}
+	a := Agg{N: n, Median: med, Min: v[0], Max: v[n-1], Rounds: slices.Clone(values)}
 	if med != 0 {
 		a.SpreadPct = 100 * (a.Max - a.Min) / math.Abs(med)
 	}

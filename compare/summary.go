@@ -86,6 +86,9 @@ type Agg struct {
 	Max    float64 `json:"max"`
 	// SpreadPct is (max - min) / median in percent.
 	SpreadPct float64 `json:"spread_pct"`
+	// Rounds are the figures of the finished rounds, in round order: the
+	// samples a verdict's confidence interval is computed from.
+	Rounds []float64 `json:"rounds,omitempty"`
 }
 
 // Cell is one run: a target, a workload, a thread count and a round.

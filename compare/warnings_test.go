@@ -60,7 +60,9 @@ func TestWarnings(t *testing.T) {
 }
 
 // Verdicts: the better target by its median, how much, and sure only when
-// every round of it beat every round of the next, in rounds enough.
+// every round of it beat every round of the next, in rounds enough; then
+// the best's change against the runner-up with its 95% interval (none for
+// one round), "no difference detected" when it holds 0.
 func TestVerdicts(t *testing.T) {
 	g := func(target string, tps, p95 []float64) Group {
 		return Group{Workload: "w", Threads: 8, Target: target, Rounds: len(tps), TPS: aggregate(tps), P95MS: aggregate(p95)}
@@ -73,21 +75,24 @@ func TestVerdicts(t *testing.T) {
 		sureRate bool
 	}{
 		{"apart", g("a", []float64{110, 120, 115, 112}, []float64{2, 2.1, 2.2, 2}), g("b", []float64{90, 100, 95, 92}, []float64{3, 3.1, 3.2, 3}),
-			"a, 21.4% more: every round better", "a, 32.8% lower: every round better", true},
+			"a, 21.4% more: every round better; +21.3%, 95% CI +12.7% to +30.5%, 4 rounds each", "a, 32.8% lower: every round better; -32.5%, 95% CI -37.1% to -27.7%, 4 rounds each", true},
 		// Issue 37, item 11: rounds apart by chance one time in three (2
 		// each) or ten (3 each) are no win.
 		{"apart in 3 rounds", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
-			"a, 21.1% more: not sure: rounds apart, but 3 are too few (4 needed)", "a, 32.3% lower: not sure: rounds apart, but 3 are too few (4 needed)", false},
+			"a, 21.1% more: not sure: rounds apart, but 3 are too few (4 needed); +21.1%, 95% CI +8.4% to +35.3%, 3 rounds each", "a, 32.3% lower: not sure: rounds apart, but 3 are too few (4 needed); -32.3%, 95% CI -38.6% to -25.4%, 3 rounds each", false},
 		{"apart in 3 rounds against 5", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95, 91, 92}, []float64{3, 3.1, 3.2, 3, 3}),
-			"a, 25.0% more: every round better", "a, 30.0% lower: every round better", true},
+			"a, 25.0% more: every round better; +22.9%, 95% CI +12.8% to +33.8%, 5 baseline and 3 candidate rounds", "a, 30.0% lower: every round better; -31.4%, 95% CI -37.8% to -24.3%, 5 baseline and 3 candidate rounds", true},
 		{"overlapping", g("a", []float64{80, 120, 115}, []float64{2, 3.5, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
-			"a, 21.1% more: not sure: the rounds overlap", "a, 29.0% lower: not sure: the rounds overlap", false},
+			"a, 21.1% more: not sure: the rounds overlap; no difference detected: +8.9%, 95% CI -35.1% to +82.7%, 3 rounds each; these rounds detect about ±92.4% or more",
+			"a, 29.0% lower: not sure: the rounds overlap; no difference detected: -19.7%, 95% CI -61.4% to +66.9%, 3 rounds each; these rounds detect about ±149.8% or more", false},
 		{"one round", g("a", []float64{120}, []float64{2}), g("b", []float64{100}, []float64{3}),
 			"a, 20.0% more: one round: not sure", "a, 33.3% lower: one round: not sure", false},
 		{"far apart in 2 rounds", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
-			"a, 67.2 times as much: not sure: rounds apart, but 2 are too few (4 needed)", "a, 99.9% lower: not sure: rounds apart, but 2 are too few (4 needed)", false},
+			"a, 67.2 times as much: not sure: rounds apart, but 2 are too few (4 needed); +6620.2%, 95% CI +5710.6% to +7672.2%, 2 rounds each",
+			"a, 99.9% lower: not sure: rounds apart, but 2 are too few (4 needed); -99.9%, 95% CI -99.9% to -99.8%, 2 rounds each", false},
 		{"tied", g("a", []float64{100, 100}, []float64{3, 3}), g("b", []float64{100, 100}, []float64{3, 3}),
-			"a, tied with b: equal medians", "a, tied with b: equal medians", false},
+			"a, tied with b: equal medians; no difference detected: +0.0%, 95% CI +0.0% to +0.0%, 2 rounds each; these rounds detect about ±0.0% or more",
+			"a, tied with b: equal medians; no difference detected: +0.0%, 95% CI +0.0% to +0.0%, 2 rounds each; these rounds detect about ±0.0% or more", false},
 	} {
 		s := &Summary{Rate: RateTPS, Workloads: []string{"w"}, Threads: []int{8}, Targets: []Target{{Name: "a"}, {Name: "b"}},
 			Groups: []Group{c.a, c.b}}
