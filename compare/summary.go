@@ -1,6 +1,10 @@
 package compare
 
-import "time"
+import (
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/stats"
+)
 
 // SummaryVersion is the version of compare.json's format.
 const SummaryVersion = 1
@@ -108,6 +112,14 @@ type Cell struct {
 	P95MS   float64 `json:"p95_ms"`
 	// Series are the cell's per-second intervals.
 	Series []Point `json:"series"`
+	// Steady is where the cell's interval rate settled (stats.SteadyState,
+	// MSER-5), nil when its series is too short to tell (SteadyNote says
+	// so). Variation is the CV of its interval rate and its longest dip
+	// below half the median (stats.MeasureVariation), from the steady
+	// start when there is one, else over every interval.
+	Steady     *stats.Steady    `json:"steady,omitempty"`
+	SteadyNote string           `json:"steady_note,omitempty"`
+	Variation  *stats.Variation `json:"variation,omitempty"`
 }
 
 // Point is one interval of a cell's run.
