@@ -120,3 +120,45 @@ func TestSeparationChance(t *testing.T) {
 		t.Errorf("MinSureRounds is %d; the rule needs %d", MinSureRounds, n)
 	}
 }
+
+// Issue 40, item 4: a cell whose rate was still climbing when its
+// measured window began is warned about, with where it settled; a cell
+// steady from the start, or too short to tell, is not; the variation is
+// measured from the steady start.
+func TestSteadyWarnings(t *testing.T) {
+	series := func(warm int) []Point {
+		var ps []Point
+		for i := 0; i < 120; i++ {
+			tps := 1000 + 20*math.Sin(float64(i)*1.7) // wobbles, does not drift
+			if i < warm {
+				tps *= 0.3 + 0.6*float64(i)/float64(warm)
+			}
+			ps = append(ps, Point{T: float64(i + 1), TPS: tps})
+		}
+		return ps
+	}
+	cells := []Cell{
+		{ID: "warm", Target: "a", Workload: "w", Threads: 4, Round: 1, Status: StatusDone, Series: series(30)},
+		{ID: "steady", Target: "b", Workload: "w", Threads: 4, Round: 1, Status: StatusDone, Series: series(0)},
+		{ID: "short", Target: "b", Workload: "w", Threads: 4, Round: 2, Status: StatusDone, Series: series(0)[:20]},
+	}
+	for i := range cells {
+		cells[i].settle(1, false)
+	}
+	warm, steady, short := cells[0], cells[1], cells[2]
+	if warm.Steady == nil || !warm.Steady.Steady || warm.Steady.Start < 25 || warm.Steady.Start > 35 || warm.Variation == nil || warm.Variation.From != warm.Steady.Start {
+		t.Fatalf("warming cell: steady %+v, variation %+v; want steady from about 30 s, measured from there", warm.Steady, warm.Variation)
+	}
+	if warm.Variation.CV > 0.03 || warm.Variation.Dip.Length != 0 {
+		t.Errorf("warming cell: variation from its steady start %+v, want the wobble's CV (about 1.4%%) and no dip", warm.Variation)
+	}
+	if steady.Steady == nil || steady.Steady.Start != 0 || short.Steady != nil || short.SteadyNote == "" || short.Variation == nil {
+		t.Errorf("steady %+v / short %+v %q %+v", steady.Steady, short.Steady, short.SteadyNote, short.Variation)
+	}
+	ws := steadyWarnings(&Summary{Rate: RateTPS, Cells: cells})
+	if len(ws) != 1 || ws[0].Kind != "not_steady" ||
+		!strings.HasPrefix(ws[0].Message, "cell warm (a, w, 4 threads, round 1) was measured before it was steady: its tps settled ") {
+		t.Fatalf("warnings %+v, want one for the warming cell", ws)
+	}
+	t.Log(ws[0].Message)
+}
