@@ -69,7 +69,7 @@ func (f GateFigure) format(v float64) string {
 // its whole histogram in milliseconds.
 func (f GateFigure) Value(r *Results) (float64, error) {
 	if r.Total == nil {
-		return 0, fmt.Errorf("no total window")
+		return 0, fmt.Errorf("the run measured nothing (its results file has no total)")
 	}
 	switch f.Name {
 	case "tps":
