@@ -57,7 +57,7 @@ func TestReportGate(t *testing.T) {
 		t.Fatalf("same load: exit %d, want 0 with a tps, a p95 and a PASS line\n%s", code, out)
 	}
 	g := readGate(t, sameJSON)
-	if g.Verdict != "pass" || len(g.Figures) != 2 || g.Figures[0].Figure != "tps" || len(g.Figures[0].Candidate) != 3 {
+	if g.Verdict != "pass" || len(g.Figures) != 2 || g.Figures[0].Figure != "tps" || len(g.Figures[0].Candidate) != 3 || g.Figures[0].CandidateRounds != 3 {
 		t.Fatalf("same load: gate JSON %+v", g)
 	}
 	if g.Figures[0].BaselineMedian == g.Figures[0].CandidateMedian {

@@ -97,11 +97,13 @@ type GateReport struct {
 	Figures   []GateFigureGate `json:"figures"`
 }
 
-// GateFigureGate is one figure's verdict with the rounds behind it.
+// GateFigureGate is one figure's verdict with the rounds behind it: the
+// figure of each file (Baseline, Candidate) and the gate's numbers,
+// whose baseline_rounds and candidate_rounds count them.
 type GateFigureGate struct {
 	Figure    string    `json:"figure"`
-	Baseline  []float64 `json:"baseline_rounds"`
-	Candidate []float64 `json:"candidate_rounds"`
+	Baseline  []float64 `json:"baseline_figures"`
+	Candidate []float64 `json:"candidate_figures"`
 	// BaselineMedian and CandidateMedian are shown beside the verdict: the
 	// gate does not decide on them.
 	BaselineMedian  float64 `json:"baseline_median"`
