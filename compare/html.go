@@ -165,9 +165,10 @@ type htmlGlance struct {
 type htmlVerdict struct {
 	Figure, Best, Color, Text string
 	// Words are the interval's own: "difference detected" or "no
-	// difference detected". Notes are the interval's warnings, a tooltip.
-	Words, Notes   string
-	Sure, Detected bool
+	// difference detected"; Interval the change with its 95% interval,
+	// after them. Notes are the interval's warnings, a tooltip.
+	Words, Interval, Notes string
+	Sure, Detected         bool
 }
 
 // htmlTarget is a target's column heading.
@@ -654,9 +655,13 @@ func (b *htmlBuilder) verdict(v *Verdict) *htmlVerdict {
 	if v.Figure != FigureP95 {
 		figure = b.rateName()
 	}
-	h := &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: strings.TrimPrefix(v.Text(), v.Best+", "), Sure: v.Sure}
+	text := strings.TrimPrefix(v.Text(), v.Best+", ")
+	h := &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: text, Sure: v.Sure}
 	if c := v.Change; c != nil {
+		// The words stand out before the interval, said once.
+		h.Text = strings.TrimSuffix(text, v.intervalText())
 		h.Detected, h.Words, h.Notes = c.Detected, "no difference detected", strings.Join(c.Notes, "; ")
+		h.Interval = strings.TrimPrefix(c.String(), h.Words+": ")
 		if c.Detected {
 			h.Words = "difference detected"
 		}

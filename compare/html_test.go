@@ -476,12 +476,12 @@ func htmlCheckDocument(t *testing.T, s *Summary, doc string, want map[string]htm
 		if v.Change == nil {
 			continue
 		}
-		words := "<em class=\"words\">no difference detected</em>"
+		words := "<em class=\"words\">no difference detected</em>: " + htmlEscape(strings.TrimPrefix(v.Change.String(), "no difference detected: "))
 		if v.Change.Detected {
-			words = "<em class=\"words\">difference detected</em>"
+			words = "<em class=\"words\">difference detected</em>: " + htmlEscape(v.Change.String())
 		}
-		if !strings.Contains(doc, htmlEscape(v.Change.String())+" "+words) {
-			t.Errorf("verdict %s %s at %d threads: %q with %s is not in the page", v.Workload, v.Figure, v.Threads, v.Change, words)
+		if !strings.Contains(doc, words) {
+			t.Errorf("verdict %s %s at %d threads: %s is not in the page", v.Workload, v.Figure, v.Threads, words)
 		}
 	}
 	for _, c := range s.Cells {
