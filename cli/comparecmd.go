@@ -71,6 +71,11 @@ func (p *program) compareCommand(args []string) int {
 	if values.String("matrix") == "" || (dir == "" && !values.Bool("plan")) {
 		return p.fail(errors.New("compare: --matrix=FILE and --dir=DIR are needed (sysbench-go compare --help)"))
 	}
+	if dir != "" {
+		if err := compare.CheckMatrixPlace(values.String("matrix"), dir); err != nil {
+			return p.fail(err)
+		}
+	}
 	m, err := compare.ReadMatrix(values.String("matrix"), bundledScript)
 	if err == nil {
 		err = overrideMatrix(m, values)

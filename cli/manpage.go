@@ -124,6 +124,7 @@ func (p *program) writeManPage(w io.Writer) {
 		{"0", "success"},
 		{"1", "an error (a FATAL line says which)"},
 		{"2", "a run forced to shut down: \\-\\-forced\\-shutdown expired, or its events could not be ended after \\-\\-time"},
+		{"98", "report \\-\\-baseline: the regression gate failed (a figure significantly worse than \\-\\-gate\\-threshold)"},
 		{"99", "a \\-\\-threshold missed"},
 		{"128+N", "signal N cut a run or command short: 130 for SIGINT, 143 for SIGTERM, 141 when the reader of the output went away (SIGPIPE); a run prints its report and a line saying so, and its \\-\\-results file lists every reason it ended"},
 	} {

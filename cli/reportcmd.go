@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sysbench-go/sysbench-go/logging"
@@ -20,8 +22,16 @@ var reportOptions = []options.Option{
 	{Name: "results", Desc: "write the (merged) result as a results file to FILE", Kind: options.File, NoDefault: true},
 	{Name: "force", Desc: "merge results of different workloads", Kind: options.Bool, Default: "off"},
 	{Name: "merge", Desc: "how the files' measured windows combine: rounds (one after the other: rates over the sum of the windows) or instances (together: rates over their mean); default: read from the windows", Kind: options.String, NoDefault: true},
+	{Name: "baseline", Desc: "regression gate: compare the FILE... given against these results files (a comma-separated list; a directory stands for its results files), each file one round, and exit with status 98 when a figure is significantly worse than --gate-threshold", Kind: options.String, NoDefault: true},
+	{Name: "gate", Desc: "figures the regression gate checks: tps, qps, percentiles such as p95 or p99.9", Kind: options.String, Default: report.DefaultGateFigures},
+	{Name: "gate-threshold", Desc: "worsening the regression gate tolerates, in per cent", Kind: options.String, Default: "5%"},
+	{Name: "gate-json", Desc: "write the regression gate's verdicts as JSON to FILE", Kind: options.File, NoDefault: true},
 	{Name: "help", Desc: "print this help and exit", Kind: options.Bool, Default: "off"},
 }
+
+// GateFailed is the exit status of a regression gate that failed: 99 is
+// a missed --threshold's, 98 tells the two apart in a CI job.
+const GateFailed = 98
 
 // reportCommand is 'sysbench-go report [options] FILE...': the final
 // report of one results file, or of several merged into one.
@@ -35,6 +45,13 @@ func (p *program) reportCommand(args []string) int {
 		return 0
 	case len(files) == 0:
 		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
+	case values.IsSet("baseline"):
+		return p.gateCommand(values, files)
+	}
+	for _, o := range []string{"gate", "gate-threshold", "gate-json"} {
+		if values.IsSet(o) {
+			return p.fail(fmt.Errorf("report: --%s needs --baseline", o))
+		}
 	}
 	var out *report.Output
 	if path := values.String("results"); path != "" {
@@ -68,6 +85,77 @@ func (p *program) reportCommand(args []string) int {
 		err = p.printResults(merged, values, out)
 	}
 	return p.fail(err)
+}
+
+// gateCommand is report --baseline: the regression gate of the files
+// given against the baseline's, every file one round.
+func (p *program) gateCommand(values *options.Values, files []string) int {
+	for _, o := range []string{"results", "merge", "histogram", "percentile", "force"} {
+		if values.IsSet(o) {
+			return p.fail(fmt.Errorf("report: --%s cannot be used with --baseline", o))
+		}
+	}
+	figures, err := report.ParseGateFigures(values.String("gate"))
+	if err != nil {
+		return p.fail(err)
+	}
+	threshold, err := report.ParseGateThreshold(values.String("gate-threshold"))
+	if err != nil {
+		return p.fail(err)
+	}
+	var baseArgs []string
+	for _, b := range strings.Split(values.String("baseline"), ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			baseArgs = append(baseArgs, b)
+		}
+	}
+	if len(baseArgs) == 0 {
+		return p.fail(errors.New("--baseline: no results file given"))
+	}
+	var out *report.Output
+	if path := values.String("gate-json"); path != "" {
+		if out, err = report.CheckOutputAs(path, report.JSON); err != nil {
+			return p.fail(fmt.Errorf("--gate-json: %w", err))
+		}
+		if out.IsStdout() {
+			p.textToStderr()
+		}
+	}
+	base, baseNames, err := readResultsArgs(baseArgs)
+	if err != nil {
+		return p.fail(fmt.Errorf("--baseline: %w", err))
+	}
+	cand, candNames, err := readResultsArgs(files)
+	if err != nil {
+		return p.fail(err)
+	}
+	if out != nil {
+		var inputs []report.Input
+		for _, f := range append(slices.Clone(baseNames), candNames...) {
+			inputs = append(inputs, report.Input{Path: f, What: "a results file"})
+		}
+		if err := out.Overwrites(inputs); err != nil {
+			return p.fail(fmt.Errorf("--gate-json: %w", err))
+		}
+	}
+	g, err := report.RunGate(base, cand, baseNames, candNames, figures, threshold)
+	if err != nil {
+		return p.fail(err)
+	}
+	report.WriteGate(p.log.Writer(logging.Notice), g, figures)
+	if out != nil {
+		b, err := json.MarshalIndent(g, "", "  ")
+		if err == nil {
+			err = out.WriteAtomic(p.stdout, append(b, '\n'))
+		}
+		if err != nil {
+			return p.fail(fmt.Errorf("--gate-json: %w", err))
+		}
+	}
+	if g.Failed() {
+		return GateFailed
+	}
+	return 0
 }
 
 // readResultsArgs reads the results files named, a directory standing
@@ -131,6 +219,7 @@ func (p *program) commandArgs(opts []options.Option, args []string) (*options.Va
 func printReportHelp(out io.Writer, prog string) {
 	fmt.Fprintf(out, "Usage:\n  %[1]s report [options]... FILE|DIR...\n\n", prog)
 	fmt.Fprintf(out, "Prints the final report of a results file (--results=FILE of a run), or of several merged:\ncounters summed, histograms merged, the threads of all. Windows one after the other are rounds\n(per-second figures over the sum of the windows), windows that overlap are instances run together\n(over the mean of their windows); the report says which it found. A run is counted once. A\ndirectory stands for the results files in it (merged ones left out). See docs/results.md.\n\n")
+	fmt.Fprintf(out, "With --baseline it is a regression gate: each file is one round; it prints one line per figure\nof --gate and PASS or FAIL, and exits with status %d when a figure's rounds show it worse than\n--gate-threshold at 95%% confidence (not when medians merely moved). See docs/measuring.md.\n\n", GateFailed)
 	fmt.Fprintf(out, "report options:\n%s\n", options.FormatHelp(reportOptions))
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/stats"
 )
 
 // Build summarises a comparison directory from its manifest and results
@@ -73,7 +74,39 @@ func fillCell(c *Cell, r *report.Results) error {
 		}
 		c.Series = append(c.Series, Point{T: iv.Time, TPS: iv.TPS, QPS: iv.QPS.Total, P95MS: iv.Latency[key]})
 	}
+	c.settle(r.Settings.ReportIntervalSec, r.Total.TPS == 0 && r.Total.QPS.Total > 0)
 	return nil
+}
+
+// DipBelow is the share of the median under which an interval counts as a
+// dip in a cell's variation.
+const DipBelow = 0.5
+
+// settle finds where the cell's interval rate settled and measures its
+// variation from there. The rounds' verdicts do not depend on it: it says
+// whether a cell was measured before it was steady, and how much it
+// wobbled.
+func (c *Cell) settle(intervalS float64, qps bool) {
+	if len(c.Series) == 0 || !(intervalS > 0) {
+		return
+	}
+	rates := make([]float64, len(c.Series))
+	for i, p := range c.Series {
+		rates[i] = p.TPS
+		if qps {
+			rates[i] = p.QPS
+		}
+	}
+	from := 0
+	if st, err := stats.SteadyState(rates, intervalS); err != nil {
+		c.SteadyNote = err.Error()
+	} else {
+		c.Steady = &st
+		from = st.Start
+	}
+	if v, err := stats.MeasureVariation(rates, from, intervalS, DipBelow); err == nil {
+		c.Variation = &v
+	}
 }
 
 // targets are the design's targets with what their runs found: the server
@@ -238,7 +271,7 @@ func aggregate(values []float64) Agg {
 	if n%2 == 0 {
 		med = (v[n/2-1] + v[n/2]) / 2
 	}
-	a := Agg{N: n, Median: med, Min: v[0], Max: v[n-1]}
+	a := Agg{N: n, Median: med, Min: v[0], Max: v[n-1], Rounds: slices.Clone(values)}
 	if med != 0 {
 		a.SpreadPct = 100 * (a.Max - a.Min) / math.Abs(med)
 	}

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/sysbench-go/sysbench-go/stats"
 )
 
 // The page's assets. Chart.js is vendored (MIT, its license beside it);
@@ -48,6 +50,7 @@ const (
 	chartBytes        = "bytes-per-trx" // bytes written per transaction, stacked by kind
 	chartServerCPU    = "server-cpu"    // the server's CPU %
 	chartServerMemory = "server-memory" // the server's memory: its peak PSS
+	chartChange       = "change"        // a workload's verdicts: the best's change against the runner-up, with its 95% CI
 )
 
 // htmlStatic is what every report shares: the parsed template, the inline
@@ -120,6 +123,7 @@ type htmlPage struct {
 	TargetRows                     []htmlSettingRow
 	Glance                         []htmlGlanceRow
 	GlanceThreads                  []int
+	Changes                        []htmlChart
 	Throughput                     []htmlChart
 	ByThreads                      []htmlThreads
 	OverTime                       []htmlOverTime
@@ -135,7 +139,7 @@ type htmlPage struct {
 // charts lists every chart of the page in the order it shows them (an
 // empty list, not JSON's null, when there are none).
 func (p *htmlPage) charts() []htmlChart {
-	all := append([]htmlChart{}, p.Throughput...)
+	all := append(append([]htmlChart{}, p.Changes...), p.Throughput...)
 	for _, t := range p.ByThreads {
 		all = append(all, t.Charts...)
 	}
@@ -160,7 +164,11 @@ type htmlGlance struct {
 // htmlVerdict is a verdict as the page shows it.
 type htmlVerdict struct {
 	Figure, Best, Color, Text string
-	Sure                      bool
+	// Words are the interval's own: "difference detected" or "no
+	// difference detected"; Interval the change with its 95% interval,
+	// after them. Notes are the interval's warnings, a tooltip.
+	Words, Interval, Notes string
+	Sure, Detected         bool
 }
 
 // htmlTarget is a target's column heading.
@@ -189,6 +197,16 @@ type htmlOverTime struct {
 	Workload string
 	Threads  int
 	Charts   []htmlChart
+	Cells    []htmlSteadiness
+}
+
+// htmlSteadiness is how steady a cell's rate was: where it settled, its
+// CV and its longest dip below half the median.
+type htmlSteadiness struct {
+	Target, Color     string
+	Round             int
+	Steady, Variation string
+	Unsteady          bool
 }
 
 // htmlTable is a table with a row per workload and a column per target.
@@ -223,6 +241,9 @@ type htmlChart struct {
 	Stacked  bool          `json:"stacked,omitempty"`
 	Labels   []string      `json:"labels,omitempty"` // the categories of the x axis, unless it is linear
 	Datasets []htmlDataset `json:"datasets"`
+	// RangeLabel names what the whiskers span in the tooltip: the rounds'
+	// min and max unless it says otherwise ("95% CI").
+	RangeLabel string `json:"range_label,omitempty"`
 }
 
 // htmlAxis is a chart's axis.
@@ -372,6 +393,9 @@ func (b *htmlBuilder) page() *htmlPage {
 		p.Targets = append(p.Targets, htmlTarget{Name: t, Color: b.hex(t)})
 	}
 	p.Glance, p.GlanceThreads = b.glance()
+	for i, w := range s.Workloads {
+		p.Changes = htmlAppendCharts(p.Changes, b.changeChart(i, w))
+	}
 	for i, w := range s.Workloads {
 		p.Throughput = htmlAppendCharts(p.Throughput,
 			b.byThreads(chartThroughput, i, w, b.rateName()+" by threads", htmlAxis{Title: b.rateName() + " (median)"}, b.rate),
@@ -631,7 +655,91 @@ func (b *htmlBuilder) verdict(v *Verdict) *htmlVerdict {
 	if v.Figure != FigureP95 {
 		figure = b.rateName()
 	}
-	return &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: strings.TrimPrefix(v.Text(), v.Best+", "), Sure: v.Sure}
+	text := strings.TrimPrefix(v.Text(), v.Best+", ")
+	h := &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: text, Sure: v.Sure}
+	if c := v.Change; c != nil {
+		// The words stand out before the interval, said once.
+		h.Text = strings.TrimSuffix(text, v.intervalText())
+		h.Detected, h.Words, h.Notes = c.Detected, "no difference detected", strings.Join(c.Notes, "; ")
+		h.Interval = strings.TrimPrefix(c.String(), h.Words+": ")
+		if c.Detected {
+			h.Words = "difference detected"
+		}
+	}
+	return h
+}
+
+// changeChart is a workload's verdicts as bars: for each thread count, the
+// best's change against the runner-up in per cent, on the rate and on the
+// p95, with whiskers from its 95% confidence interval's low to its high
+// end. A whisker across 0 is "no difference detected".
+func (b *htmlBuilder) changeChart(wi int, workload string) htmlChart {
+	c := htmlChart{
+		ID: fmt.Sprintf("%s-w%d", chartChange, wi), Kind: chartChange, Type: "bar",
+		Title:      workload + ": the best against the runner-up, 95% CI",
+		X:          htmlAxis{Title: "threads"},
+		Y:          htmlAxis{Title: "change (%)", Unit: "%"},
+		RangeLabel: "95% CI",
+	}
+	lo, hi := 0.0, 0.0
+	for _, fig := range []string{b.s.Rate, FigureP95} {
+		name := strings.ToUpper(b.rateName()) + ": higher"
+		if fig == FigureP95 {
+			name = "p95: lower"
+		}
+		// Colours of their own: a bar is two targets, not one.
+		ds := &htmlDataset{Label: name + ", best against runner-up", Color: "rgba(26,77,143,1)", Fill: "rgba(26,77,143,0.55)"}
+		if fig == FigureP95 {
+			ds.Color, ds.Fill = "rgba(156,66,33,1)", "rgba(156,66,33,0.55)"
+		}
+		for _, th := range b.s.Threads {
+			v := b.s.verdictOf(workload, th, fig)
+			if v == nil || v.Change == nil {
+				ds.Values, ds.Ranges = append(ds.Values, nil), append(ds.Ranges, nil)
+				continue
+			}
+			ch := v.Change
+			ds.Values = append(ds.Values, htmlFinite(100*ch.Estimate))
+			ds.Ranges = append(ds.Ranges, &[2]float64{100 * ch.Low, 100 * ch.High})
+			lo, hi = min(lo, 100*ch.Low), max(hi, 100*ch.High)
+		}
+		c.addDataset(ds)
+	}
+	for _, th := range b.s.Threads {
+		c.Labels = append(c.Labels, strconv.Itoa(th))
+	}
+	// The whiskers decide the axis: Chart.js fits the bars alone.
+	lo, hi = math.Floor(lo/5)*5, math.Ceil(hi/5)*5
+	if lo == hi {
+		hi = lo + 5
+	}
+	c.Y.Min, c.Y.Max = &lo, &hi
+	return c
+}
+
+// steadiness is how steady each of cells was, for the page.
+func (b *htmlBuilder) steadiness(cells []Cell) []htmlSteadiness {
+	var out []htmlSteadiness
+	for _, c := range cells {
+		h := htmlSteadiness{Target: c.Target, Color: b.hex(c.Target), Round: c.Round, Steady: "too short to tell", Variation: "—"}
+		switch st := c.Steady; {
+		case st == nil:
+			if c.SteadyNote != "" {
+				h.Steady = fmt.Sprintf("too short to tell (%d intervals, %d needed)", len(c.Series), stats.MinBatches*stats.BatchSize)
+			}
+		case !st.Steady:
+			h.Steady, h.Unsteady = "not steady: "+st.Reason, true
+		case st.Start == 0:
+			h.Steady = "steady from the start"
+		default:
+			h.Steady, h.Unsteady = fmt.Sprintf("steady from %g s (%+.1f%% before)", st.StartSeconds, 100*st.WarmupDifference), true
+		}
+		if c.Variation != nil {
+			h.Variation = c.Variation.String()
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // bytesChart is the bytes written per transaction of every workload at
@@ -715,7 +823,7 @@ func (b *htmlBuilder) overTime(wi int, workload string, threads int) (o htmlOver
 	o = htmlOverTime{Workload: workload, Threads: threads, Charts: []htmlChart{
 		line(chartRateTime, b.rateName()+" per second", htmlAxis{Title: b.rateName()}, b.pointRate),
 		line(chartP95Time, "p95 per second", htmlAxis{Title: "p95 (ms)", Unit: "ms"}, func(p Point) float64 { return p.P95MS }),
-	}}
+	}, Cells: b.steadiness(cells)}
 	return o, true
 }
 

@@ -75,6 +75,17 @@ func htmlCases() map[string]htmlSpec {
 			points:    1,
 			rate:      "tps",
 		},
+		// Issue 40: five rounds each, a minute per cell: verdicts whose
+		// intervals are drawn as whiskers, cells whose steady state and
+		// variation are measured.
+		"confidence": {
+			targets:   []string{"mariadb", "postgresql"},
+			workloads: []string{"oltp_read_write"},
+			threads:   []int{1, 8, 32},
+			rounds:    5,
+			points:    60,
+			rate:      "tps",
+		},
 		// Nothing finished: no chart at all.
 		"none-finished": {
 			targets:   []string{"mariadb"},
@@ -162,6 +173,7 @@ func htmlSynthCell(sp htmlSpec, ti, wi, threads, round int) Cell {
 		c.Series = append(c.Series, Point{T: float64(i), TPS: tps, QPS: 20 * tps, P95MS: 2000 * float64(threads) / tps * (2 - wobble)})
 	}
 	c.TPS, c.QPS, c.P95MS = base, 20*base, 2000*float64(threads)/base
+	c.settle(1, sp.rate == RateQPS)
 	return c
 }
 
@@ -194,12 +206,13 @@ func htmlSynthGroup(target, workload string, threads int, done []Cell, telemetry
 }
 
 func htmlAgg(v []float64) Agg {
+	rounds := slices.Clone(v)
 	v = slices.Sorted(slices.Values(v))
 	med := v[len(v)/2]
 	if len(v)%2 == 0 {
 		med = (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
-	return Agg{N: len(v), Median: med, Min: v[0], Max: v[len(v)-1], SpreadPct: (v[len(v)-1] - v[0]) / med * 100}
+	return Agg{N: len(v), Median: med, Min: v[0], Max: v[len(v)-1], SpreadPct: (v[len(v)-1] - v[0]) / med * 100, Rounds: rounds}
 }
 
 // htmlMarkBest sets BestRate and BestP95 on each workload and thread count's
@@ -327,6 +340,30 @@ func htmlWantCharts(s *Summary) map[string]htmlWantChart {
 		add(fmt.Sprintf("bytes-per-trx-t%d", th), bytes)
 	}
 	for wi, w := range s.Workloads {
+		c := htmlWantChart{kind: chartChange}
+		for _, fig := range []string{s.Rate, FigureP95} {
+			k := 0
+			for _, th := range s.Threads {
+				for _, v := range s.Verdicts {
+					if v.Workload == w && v.Threads == th && v.Figure == fig && v.Change != nil {
+						k++
+						if v.Change.Low != v.Change.High {
+							c.whiskers++
+						}
+					}
+				}
+			}
+			if k > 0 {
+				name := strings.ToUpper(s.Rate) + ": higher"
+				if fig == FigureP95 {
+					name = "p95: lower"
+				}
+				c.labels, c.points = append(c.labels, name+", best against runner-up"), append(c.points, k)
+			}
+		}
+		add(fmt.Sprintf("change-w%d", wi), c)
+	}
+	for wi, w := range s.Workloads {
 		for _, th := range s.Threads {
 			c := htmlWantChart{}
 			for _, t := range s.Targets {
@@ -434,6 +471,24 @@ func htmlCheckDocument(t *testing.T, s *Summary, doc string, want map[string]htm
 			t.Errorf("no column heading for target %q", tg.Name)
 		}
 	}
+	// Issue 40: each verdict's words and interval, each cell's variation.
+	for _, v := range s.Verdicts {
+		if v.Change == nil {
+			continue
+		}
+		words := "<em class=\"words\">no difference detected</em>: " + htmlEscape(strings.TrimPrefix(v.Change.String(), "no difference detected: "))
+		if v.Change.Detected {
+			words = "<em class=\"words\">difference detected</em>: " + htmlEscape(v.Change.String())
+		}
+		if !strings.Contains(doc, words) {
+			t.Errorf("verdict %s %s at %d threads: %s is not in the page", v.Workload, v.Figure, v.Threads, words)
+		}
+	}
+	for _, c := range s.Cells {
+		if c.Variation != nil && len(c.Series) > 1 && !strings.Contains(doc, "<td>"+htmlEscape(c.Variation.String())+"</td>") {
+			t.Errorf("cell %s's variation %q is not in the page", c.ID, c.Variation)
+		}
+	}
 	for _, c := range s.Cells {
 		if c.Fatal != "" && !strings.Contains(doc, htmlEscape(c.Fatal)) {
 			t.Errorf("cell %s's FATAL line is not in the page", c.ID)
@@ -519,6 +574,19 @@ func htmlCheckCharts(t *testing.T, s *Summary, want map[string]htmlWantChart, go
 			if c.Y.Type != "linear" || c.Y.Max < w.top || c.Y.Max > 2*w.top {
 				t.Errorf("chart %s: y axis %+v for values up to %v: not its own", c.ID, c.Y, w.top)
 			}
+		case chartChange:
+			// The axis holds every interval, and 0: a whisker across it is
+			// "no difference detected".
+			var wi int
+			fmt.Sscanf(c.ID, "change-w%d", &wi)
+			for _, v := range s.Verdicts {
+				if ch := v.Change; ch != nil && v.Workload == s.Workloads[wi] && (c.Y.Min > 100*ch.Low || c.Y.Max < 100*ch.High) {
+					t.Errorf("chart %s: y axis %v to %v leaves out %s's interval %+.1f%% to %+.1f%%", c.ID, c.Y.Min, c.Y.Max, v.Figure, 100*ch.Low, 100*ch.High)
+				}
+			}
+			if c.Y.Min > 0 || c.Y.Max < 0 {
+				t.Errorf("chart %s: y axis %+v leaves out 0", c.ID, c.Y)
+			}
 		case chartRateTime, chartP95Time:
 			if c.X.Type != "linear" || c.X.Min != 0 || c.X.Max != max(float64(s.TimeS), w.lastT) {
 				t.Errorf("chart %s: x axis %+v, want seconds 0 to %v", c.ID, c.X, max(float64(s.TimeS), w.lastT))
@@ -534,7 +602,7 @@ func htmlCheckCharts(t *testing.T, s *Summary, want map[string]htmlWantChart, go
 
 // htmlEscape is s as the page's text shows it.
 func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
 }
 
 // TestHTMLBrowserCheckFindsFaults shows that the browser check fails the

@@ -1,6 +1,10 @@
 package compare
 
-import "time"
+import (
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/stats"
+)
 
 // SummaryVersion is the version of compare.json's format.
 const SummaryVersion = 1
@@ -86,6 +90,9 @@ type Agg struct {
 	Max    float64 `json:"max"`
 	// SpreadPct is (max - min) / median in percent.
 	SpreadPct float64 `json:"spread_pct"`
+	// Rounds are the figures of the finished rounds, in round order: the
+	// samples a verdict's confidence interval is computed from.
+	Rounds []float64 `json:"rounds,omitempty"`
 }
 
 // Cell is one run: a target, a workload, a thread count and a round.
@@ -105,6 +112,14 @@ type Cell struct {
 	P95MS   float64 `json:"p95_ms"`
 	// Series are the cell's per-second intervals.
 	Series []Point `json:"series"`
+	// Steady is where the cell's interval rate settled (stats.SteadyState,
+	// MSER-5), nil when its series is too short to tell (SteadyNote says
+	// so). Variation is the CV of its interval rate and its longest dip
+	// below half the median (stats.MeasureVariation), from the steady
+	// start when there is one, else over every interval.
+	Steady     *stats.Steady    `json:"steady,omitempty"`
+	SteadyNote string           `json:"steady_note,omitempty"`
+	Variation  *stats.Variation `json:"variation,omitempty"`
 }
 
 // Point is one interval of a cell's run.

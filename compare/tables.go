@@ -131,7 +131,7 @@ func (s *Summary) tables() []table {
 // rate and p95, by how much, and how sure that is.
 func (s *Summary) verdictTable(threads int) table {
 	rate := strings.ToUpper(s.Rate)
-	tb := table{title: fmt.Sprintf("%s: the better target, and how sure (sure: every round better than every round of the next, %d rounds of each at least)", plural(threads, "thread"), MinSureRounds),
+	tb := table{title: fmt.Sprintf("%s: the better target, and how sure (sure: every round better than every round of the next, %d rounds of each at least; then its change against the next with a 95%% confidence interval)", plural(threads, "thread"), MinSureRounds),
 		header: []string{"workload", "higher " + rate, "lower p95"}}
 	for _, w := range s.Workloads {
 		r, p := s.verdictOf(w, threads, s.Rate), s.verdictOf(w, threads, FigureP95)

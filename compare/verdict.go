@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sysbench-go/sysbench-go/stats"
 )
 
 // Verdict is which target did better on one figure of a workload at a
@@ -30,6 +32,13 @@ type Verdict struct {
 	Sure bool `json:"sure"`
 	// Rounds is the fewer finished rounds of the two.
 	Rounds int `json:"rounds"`
+	// Change is the best's change against the runner-up (the baseline)
+	// with its 95% confidence interval, from their rounds (stats.Compare:
+	// Welch's t on the logs): positive for a higher rate, negative for a
+	// lower p95. Nil with fewer than 2 rounds of either, or a round that
+	// measured nothing (NoInterval then says why).
+	Change     *stats.Change `json:"change,omitempty"`
+	NoInterval string        `json:"no_interval,omitempty"`
 }
 
 // FigureP95 is the latency figure of a Verdict.
@@ -83,6 +92,13 @@ func verdict(workload string, threads int, figure string, gs []*Group, agg func(
 	}
 	v.Apart = v.Rounds >= 2 && apart
 	v.Sure = v.Apart && SeparationChance(best.N, next.N) < SureChance
+	if v.Rounds >= 2 {
+		if c, err := stats.Compare(next.Rounds, best.Rounds, 0); err == nil {
+			v.Change = &c
+		} else {
+			v.NoInterval = err.Error()
+		}
+	}
 	return v
 }
 
@@ -117,7 +133,7 @@ func (v Verdict) Text() string {
 		return v.Best + " (the only one)"
 	}
 	if v.MarginPct == 0 {
-		return fmt.Sprintf("%s, tied with %s: equal medians", v.Best, v.Next)
+		return fmt.Sprintf("%s, tied with %s: equal medians%s", v.Best, v.Next, v.intervalText())
 	}
 	more := "more"
 	if v.Figure == FigureP95 {
@@ -136,7 +152,21 @@ func (v Verdict) Text() string {
 	case !v.Sure:
 		how = fmt.Sprintf("not sure: rounds apart, but %d are too few (%d needed)", v.Rounds, MinSureRounds)
 	}
-	return fmt.Sprintf("%s, %s: %s", v.Best, by, how)
+	return fmt.Sprintf("%s, %s: %s%s", v.Best, by, how, v.intervalText())
+}
+
+// intervalText is the verdict's confidence interval as its text ends:
+// "; +12.4%, 95% CI +8.1% to +16.9%, 5 rounds each". The interval's notes
+// (too few rounds, rounds that do not vary) are in compare.json and on the
+// page, not in the tables' cells.
+func (v Verdict) intervalText() string {
+	switch {
+	case v.Change != nil:
+		return "; " + v.Change.String()
+	case v.NoInterval != "":
+		return "; no interval: " + v.NoInterval
+	}
+	return ""
 }
 
 // verdictOf is the verdict of a workload, thread count and figure.

@@ -3,6 +3,7 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -24,7 +25,37 @@ func warnings(s *Summary, cpus int) []Warning {
 	out = append(out, durabilityWarnings(s.Targets)...)
 	out = append(out, clientWarnings(s, cpus)...)
 	out = append(out, otherClientWarnings(s)...)
-	return append(out, spreadWarnings(s)...)
+	out = append(out, spreadWarnings(s)...)
+	return append(out, steadyWarnings(s)...)
+}
+
+// steadyWarnings flag cells measured before their rate was steady: a
+// series that had not settled in its first half, or one that settled
+// after the measured window began (a longer warm-up leaves that part out).
+func steadyWarnings(s *Summary) []Warning {
+	var out []Warning
+	for _, c := range s.Cells {
+		st := c.Steady
+		if c.Status != StatusDone || st == nil || (st.Steady && st.Start == 0) {
+			continue
+		}
+		msg := fmt.Sprintf("cell %s (%s, %s, %s, round %d) was measured before it was steady: ", c.ID, c.Target, c.Workload, plural(c.Threads, "thread"), c.Round)
+		if !st.Steady {
+			msg += fmt.Sprintf("its %s did not settle in the first half of its %d s", s.Rate, int(math.Round(c.measuredS())))
+		} else {
+			msg += fmt.Sprintf("its %s settled %g s into the measured run, %+.1f%% before that; a warm-up of %g s or more leaves that out", s.Rate, st.StartSeconds, 100*st.WarmupDifference, math.Ceil(st.StartSeconds))
+		}
+		out = append(out, Warning{Kind: "not_steady", Message: msg})
+	}
+	return out
+}
+
+// measuredS is how long the cell's series runs, in seconds.
+func (c Cell) measuredS() float64 {
+	if len(c.Series) == 0 {
+		return 0
+	}
+	return c.Series[len(c.Series)-1].T
 }
 
 // family is an engine as versions compare: MariaDB and MySQL share a

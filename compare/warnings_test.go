@@ -60,7 +60,9 @@ func TestWarnings(t *testing.T) {
 }
 
 // Verdicts: the better target by its median, how much, and sure only when
-// every round of it beat every round of the next, in rounds enough.
+// every round of it beat every round of the next, in rounds enough; then
+// the best's change against the runner-up with its 95% interval (none for
+// one round), "no difference detected" when it holds 0.
 func TestVerdicts(t *testing.T) {
 	g := func(target string, tps, p95 []float64) Group {
 		return Group{Workload: "w", Threads: 8, Target: target, Rounds: len(tps), TPS: aggregate(tps), P95MS: aggregate(p95)}
@@ -73,21 +75,24 @@ func TestVerdicts(t *testing.T) {
 		sureRate bool
 	}{
 		{"apart", g("a", []float64{110, 120, 115, 112}, []float64{2, 2.1, 2.2, 2}), g("b", []float64{90, 100, 95, 92}, []float64{3, 3.1, 3.2, 3}),
-			"a, 21.4% more: every round better", "a, 32.8% lower: every round better", true},
+			"a, 21.4% more: every round better; +21.3%, 95% CI +12.7% to +30.5%, 4 rounds each", "a, 32.8% lower: every round better; -32.5%, 95% CI -37.1% to -27.7%, 4 rounds each", true},
 		// Issue 37, item 11: rounds apart by chance one time in three (2
 		// each) or ten (3 each) are no win.
 		{"apart in 3 rounds", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
-			"a, 21.1% more: not sure: rounds apart, but 3 are too few (4 needed)", "a, 32.3% lower: not sure: rounds apart, but 3 are too few (4 needed)", false},
+			"a, 21.1% more: not sure: rounds apart, but 3 are too few (4 needed); +21.1%, 95% CI +8.4% to +35.3%, 3 rounds each", "a, 32.3% lower: not sure: rounds apart, but 3 are too few (4 needed); -32.3%, 95% CI -38.6% to -25.4%, 3 rounds each", false},
 		{"apart in 3 rounds against 5", g("a", []float64{110, 120, 115}, []float64{2, 2.1, 2.2}), g("b", []float64{90, 100, 95, 91, 92}, []float64{3, 3.1, 3.2, 3, 3}),
-			"a, 25.0% more: every round better", "a, 30.0% lower: every round better", true},
+			"a, 25.0% more: every round better; +22.9%, 95% CI +12.8% to +33.8%, 5 baseline and 3 candidate rounds", "a, 30.0% lower: every round better; -31.4%, 95% CI -37.8% to -24.3%, 5 baseline and 3 candidate rounds", true},
 		{"overlapping", g("a", []float64{80, 120, 115}, []float64{2, 3.5, 2.2}), g("b", []float64{90, 100, 95}, []float64{3, 3.1, 3.2}),
-			"a, 21.1% more: not sure: the rounds overlap", "a, 29.0% lower: not sure: the rounds overlap", false},
+			"a, 21.1% more: not sure: the rounds overlap; no difference detected: +8.9%, 95% CI -35.1% to +82.7%, 3 rounds each; these rounds detect about ±92.4% or more",
+			"a, 29.0% lower: not sure: the rounds overlap; no difference detected: -19.7%, 95% CI -61.4% to +66.9%, 3 rounds each; these rounds detect about ±149.8% or more", false},
 		{"one round", g("a", []float64{120}, []float64{2}), g("b", []float64{100}, []float64{3}),
 			"a, 20.0% more: one round: not sure", "a, 33.3% lower: one round: not sure", false},
 		{"far apart in 2 rounds", g("a", []float64{2000, 2100}, []float64{1, 1.1}), g("b", []float64{30, 31}, []float64{900, 1000}),
-			"a, 67.2 times as much: not sure: rounds apart, but 2 are too few (4 needed)", "a, 99.9% lower: not sure: rounds apart, but 2 are too few (4 needed)", false},
+			"a, 67.2 times as much: not sure: rounds apart, but 2 are too few (4 needed); +6620.2%, 95% CI +5710.6% to +7672.2%, 2 rounds each",
+			"a, 99.9% lower: not sure: rounds apart, but 2 are too few (4 needed); -99.9%, 95% CI -99.9% to -99.8%, 2 rounds each", false},
 		{"tied", g("a", []float64{100, 100}, []float64{3, 3}), g("b", []float64{100, 100}, []float64{3, 3}),
-			"a, tied with b: equal medians", "a, tied with b: equal medians", false},
+			"a, tied with b: equal medians; no difference detected: +0.0%, 95% CI +0.0% to +0.0%, 2 rounds each; these rounds detect about ±0.0% or more",
+			"a, tied with b: equal medians; no difference detected: +0.0%, 95% CI +0.0% to +0.0%, 2 rounds each; these rounds detect about ±0.0% or more", false},
 	} {
 		s := &Summary{Rate: RateTPS, Workloads: []string{"w"}, Threads: []int{8}, Targets: []Target{{Name: "a"}, {Name: "b"}},
 			Groups: []Group{c.a, c.b}}
@@ -114,4 +119,46 @@ func TestSeparationChance(t *testing.T) {
 	if n != MinSureRounds {
 		t.Errorf("MinSureRounds is %d; the rule needs %d", MinSureRounds, n)
 	}
+}
+
+// Issue 40, item 4: a cell whose rate was still climbing when its
+// measured window began is warned about, with where it settled; a cell
+// steady from the start, or too short to tell, is not; the variation is
+// measured from the steady start.
+func TestSteadyWarnings(t *testing.T) {
+	series := func(warm int) []Point {
+		var ps []Point
+		for i := 0; i < 120; i++ {
+			tps := 1000 + 20*math.Sin(float64(i)*1.7) // wobbles, does not drift
+			if i < warm {
+				tps *= 0.3 + 0.6*float64(i)/float64(warm)
+			}
+			ps = append(ps, Point{T: float64(i + 1), TPS: tps})
+		}
+		return ps
+	}
+	cells := []Cell{
+		{ID: "warm", Target: "a", Workload: "w", Threads: 4, Round: 1, Status: StatusDone, Series: series(30)},
+		{ID: "steady", Target: "b", Workload: "w", Threads: 4, Round: 1, Status: StatusDone, Series: series(0)},
+		{ID: "short", Target: "b", Workload: "w", Threads: 4, Round: 2, Status: StatusDone, Series: series(0)[:20]},
+	}
+	for i := range cells {
+		cells[i].settle(1, false)
+	}
+	warm, steady, short := cells[0], cells[1], cells[2]
+	if warm.Steady == nil || !warm.Steady.Steady || warm.Steady.Start < 25 || warm.Steady.Start > 35 || warm.Variation == nil || warm.Variation.From != warm.Steady.Start {
+		t.Fatalf("warming cell: steady %+v, variation %+v; want steady from about 30 s, measured from there", warm.Steady, warm.Variation)
+	}
+	if warm.Variation.CV > 0.03 || warm.Variation.Dip.Length != 0 {
+		t.Errorf("warming cell: variation from its steady start %+v, want the wobble's CV (about 1.4%%) and no dip", warm.Variation)
+	}
+	if steady.Steady == nil || steady.Steady.Start != 0 || short.Steady != nil || short.SteadyNote == "" || short.Variation == nil {
+		t.Errorf("steady %+v / short %+v %q %+v", steady.Steady, short.Steady, short.SteadyNote, short.Variation)
+	}
+	ws := steadyWarnings(&Summary{Rate: RateTPS, Cells: cells})
+	if len(ws) != 1 || ws[0].Kind != "not_steady" ||
+		!strings.HasPrefix(ws[0].Message, "cell warm (a, w, 4 threads, round 1) was measured before it was steady: its tps settled ") {
+		t.Fatalf("warnings %+v, want one for the warming cell", ws)
+	}
+	t.Log(ws[0].Message)
 }

@@ -31,11 +31,12 @@
     return number.format(v);
   }
 
-  // range is a tooltip line with the min and max over the rounds.
-  function range(unit) {
+  // range is a tooltip line with what the whisker spans: the min and max
+  // over the rounds, or the interval the chart names (label).
+  function range(unit, label) {
     return function (item) {
       const r = item.dataset.ranges && item.dataset.ranges[item.dataIndex];
-      return r ? 'rounds from ' + format(r[0], unit) + ' to ' + format(r[1], unit) : '';
+      return r ? (label || 'rounds') + ' from ' + format(r[0], unit) + ' to ' + format(r[1], unit) : '';
     };
   }
 
@@ -171,7 +172,7 @@
           tooltip: {
             callbacks: {
               label: function (item) { return item.dataset.label + ': ' + format(item.parsed.y, spec.y.unit); },
-              afterLabel: range(spec.y.unit),
+              afterLabel: range(spec.y.unit, spec.range_label),
             },
           },
         },

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sysbench-go/sysbench-go/report"
+)
+
+// gateRounds runs rounds one-second dry runs of oltp_point_select with
+// extra options, each writing a results file into dir; their names.
+func gateRounds(t *testing.T, dir, name string, rounds int, extra ...string) []string {
+	t.Helper()
+	var files []string
+	for i := 1; i <= rounds; i++ {
+		f := filepath.Join(dir, name+string(rune('0'+i))+".json")
+		args := append([]string{"oltp_point_select", "--mysql-dry-run", "--time=1", "--threads=1", "--results=" + f}, extra...)
+		if out, code := runCLI(t, append(args, "run")...); code != 0 {
+			t.Fatalf("round %s: exit %d\n%s", f, code, out)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func readGate(t *testing.T, path string) report.GateReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g report.GateReport
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return g
+}
+
+// TestReportGate: report --baseline passes a new set of rounds of the same
+// load (exit 0) although its medians moved, and fails a load slowed by
+// --rate far below the dry run's capacity with exit status 98, one line
+// per figure, a last FAIL line and the verdicts in --gate-json.
+func TestReportGate(t *testing.T) {
+	dir := t.TempDir()
+	base := gateRounds(t, dir, "base", 3)
+	same := gateRounds(t, dir, "same", 3)
+	slow := gateRounds(t, dir, "slow", 3, "--rate=1000")
+
+	sameJSON := filepath.Join(dir, "same-gate.json")
+	out, code := runCLI(t, "report", "--baseline="+strings.Join(base, ","), "--gate-json="+sameJSON, same[0], same[1], same[2])
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || lines[2] != "PASS: no figure shown worse than the 5.0% tolerated" ||
+		!strings.HasPrefix(lines[0], "tps ") || !strings.HasPrefix(lines[1], "p95 ") {
+		t.Fatalf("same load: exit %d, want 0 with a tps, a p95 and a PASS line\n%s", code, out)
+	}
+	g := readGate(t, sameJSON)
+	if g.Verdict != "pass" || len(g.Figures) != 2 || g.Figures[0].Figure != "tps" || len(g.Figures[0].Candidate) != 3 || g.Figures[0].CandidateRounds != 3 {
+		t.Fatalf("same load: gate JSON %+v", g)
+	}
+	if g.Figures[0].BaselineMedian == g.Figures[0].CandidateMedian {
+		t.Errorf("same load: the medians did not move (%v), so the test shows nothing", g.Figures[0].BaselineMedian)
+	}
+
+	// A directory stands for its files: the baseline given as one.
+	baseDir := filepath.Join(dir, "baseline")
+	if err := os.Mkdir(baseDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range base {
+		if err := os.Rename(f, filepath.Join(baseDir, filepath.Base(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slowJSON := filepath.Join(dir, "slow-gate.json")
+	out, code = runCLI(t, "report", "--baseline="+baseDir, "--gate=tps,p99", "--gate-threshold=10%", "--gate-json="+slowJSON, slow[0], slow[1], slow[2])
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != GateFailed || len(lines) != 3 || !strings.HasPrefix(lines[0], "tps ") || !strings.Contains(lines[0], ": FAIL: -") ||
+		!strings.HasPrefix(lines[1], "p99 ") || lines[2] != "FAIL: tps, p99 worse than the 10.0% tolerated" {
+		t.Fatalf("slowed load: exit %d, want %d with failing tps and p99 lines\n%s", code, GateFailed, out)
+	}
+	g = readGate(t, slowJSON)
+	if g.Verdict != "fail" || !g.Figures[0].Failed() || g.Figures[0].Change >= -0.1 || g.Figures[0].Bound >= -0.1 || g.Threshold != 0.1 || len(g.Baseline) != 3 {
+		t.Errorf("slowed load: gate JSON %+v", g)
+	}
+}
+
+// TestReportGateRefuses: bad gate input is one line and exit 1, and the
+// verdicts never overwrite an input.
+func TestReportGateRefuses(t *testing.T) {
+	dir := t.TempDir()
+	files := gateRounds(t, dir, "r", 2)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--baseline=" + files[0] + "," + files[1], "--gate-json=" + files[0], files[0], files[1]}, "--gate-json: "},
+		{[]string{"--baseline=" + files[0], "--gate=tps,p200", files[1]}, "FATAL: --gate: 'p200' is no figure"},
+		{[]string{"--baseline=" + files[0], "--gate-threshold=lots", files[1]}, "FATAL: --gate-threshold: 'lots' is no percentage"},
+		{[]string{"--baseline=" + files[0], files[1]}, "too few rounds"},
+		{[]string{"--gate=tps", files[1]}, "FATAL: report: --gate needs --baseline"},
+		{[]string{"--baseline=" + files[0], "--results=" + filepath.Join(dir, "m.json"), files[1]}, "FATAL: report: --results cannot be used with --baseline"},
+	} {
+		out, code := runCLI(t, append([]string{"report"}, c.args...)...)
+		if code != 1 || !strings.Contains(out, c.want) || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+			t.Errorf("report %v: exit %d, want 1 and one line with %q\n%s", c.args, code, c.want, out)
+		}
+	}
+	if _, err := report.ReadFile(files[0]); err != nil {
+		t.Errorf("an input was overwritten: %v", err)
+	}
+}
