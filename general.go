@@ -18,22 +18,22 @@ import (
 // Option groups as the reference's --help prints them.
 var generalOptions = []options.Option{
 	{Name: "threads", Desc: "number of threads to use", Kind: options.Int, Default: "1"},
-	{Name: "events", Desc: "limit for total number of events", Kind: options.Int, Default: "0"},
+	{Name: "events", Desc: "limit for total number of events", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "time", Desc: "limit for total execution time in seconds", Kind: options.Int, Default: "10"},
-	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", Kind: options.Int, Default: "0"},
+	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled; 'auto' ends the warm-up once the throughput is steady (at most 60 seconds, or MAX with 'auto:MAX')", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "forced-shutdown", Desc: "number of seconds to wait after the --time limit before forcing shutdown, or 'off' to disable", Kind: options.String, Default: "off"},
 	{Name: "thread-stack-size", Desc: "size of stack per thread", Kind: options.Size, Default: "64K"},
-	{Name: "rate", Desc: "average transactions rate. 0 for unlimited rate", Kind: options.Int, Default: "0"},
-	{Name: "report-interval", Desc: "periodically report intermediate statistics with a specified interval in seconds. 0 disables intermediate reports", Kind: options.Int, Default: "0"},
+	{Name: "rate", Desc: "average transactions rate. 0 for unlimited rate", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
+	{Name: "report-interval", Desc: "periodically report intermediate statistics with a specified interval in seconds. 0 disables intermediate reports", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "report-checkpoints", Desc: "dump full statistics and reset all counters at specified points in time. The argument is a list of comma-separated values representing the amount of time in seconds elapsed from start of test when report checkpoint(s) must be performed. Report checkpoints are off by default.", Kind: options.List, Default: ""},
 	{Name: "debug", Desc: "print more debugging info", Kind: options.Bool, Default: "off"},
 	{Name: "validate", Desc: "perform validation checks where possible", Kind: options.Bool, Default: "off"},
 	{Name: "help", Desc: "print help and exit", Kind: options.Bool, Default: "off"},
 	{Name: "version", Desc: "print version and exit", Kind: options.Bool, Default: "off"},
 	{Name: "config-file", Desc: "File containing command line options", Kind: options.File, NoDefault: true},
-	{Name: "tx-rate", Desc: "deprecated alias for --rate", Kind: options.Int, Default: "0"},
-	{Name: "max-requests", Desc: "deprecated alias for --events", Kind: options.Int, Default: "0"},
-	{Name: "max-time", Desc: "deprecated alias for --time", Kind: options.Int, Default: "0"},
+	{Name: "tx-rate", Desc: "deprecated alias for --rate", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
+	{Name: "max-requests", Desc: "deprecated alias for --events", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
+	{Name: "max-time", Desc: "deprecated alias for --time", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "num-threads", Desc: "deprecated alias for --threads", Kind: options.Int, Default: "1"},
 }
 
@@ -43,7 +43,7 @@ var randOptions = []options.Option{
 	{Name: "rand-spec-iter", Desc: "number of iterations used for numbers generation", Kind: options.Int, Default: "12"},
 	{Name: "rand-spec-pct", Desc: "percentage of values to be treated as 'special' (for special distribution)", Kind: options.Int, Default: "1"},
 	{Name: "rand-spec-res", Desc: "percentage of 'special' values to use (for special distribution)", Kind: options.Int, Default: "75"},
-	{Name: "rand-seed", Desc: "seed for random number generator. When 0, the current time is used as a RNG seed.", Kind: options.Int, Default: "0"},
+	{Name: "rand-seed", Desc: "seed for random number generator. When 0, the current time is used as a RNG seed.", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "rand-pareto-h", Desc: "parameter h for pareto distribution", Kind: options.Float, Default: "0.2"},
 	{Name: "rand-zipfian-exp", Extension: true, Desc: "shape parameter (exponent, theta) for the Zipfian distribution", Kind: options.Float, Default: "0.8"},
 }
@@ -56,10 +56,10 @@ var statOptions = []options.Option{
 	{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations. A list (50,95,99,99.9) prints one line per value", Kind: options.String, Default: "95",
 		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
 	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
-	{Name: "max-tries", Extension: true, Desc: "try an event at most N times: an event whose every try ends in an ignored error (a deadlock, a serialization failure) is a failed event, left out of the latency statistics; 0 restarts it without limit, as sysbench", Kind: options.Int, Default: "0"},
+	{Name: "max-tries", Extension: true, Desc: "try an event at most N times: an event whose every try ends in an ignored error (a deadlock, a serialization failure) is a failed event, left out of the latency statistics; 0 restarts it without limit, as sysbench", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "failures-detailed", Extension: true, Desc: "print the retries and failed events by error code after the report", Kind: options.Bool, Default: "off"},
 	{Name: "server-stats", Extension: true, Desc: "watch the database server during the run: its settings, its counters over the run (WAL/redo, binlog and data bytes written per transaction), its CPU and memory when it runs on this machine, what the run's sessions wait on; printed after the report and kept in --results", Kind: options.Bool, Default: "off"},
-	{Name: "server-pid", Extension: true, Desc: "the database server's process for --server-stats' CPU and memory (default: the process listening on the server's port or socket, when on this machine)", Kind: options.Int, Default: "0"},
+	{Name: "server-pid", Extension: true, Desc: "the database server's process for --server-stats' CPU and memory (default: the process listening on the server's port or socket, when on this machine)", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "statement-stats", Extension: true, Desc: "time every statement the script runs (each prepared statement; each query with its literals made '?') and print their count, errors, mean and percentiles after the report, the most total time first, as pgbench -r", Kind: options.Bool, Default: "off"},
 	{Name: "threshold", Extension: true, Desc: "fail the run when the whole run misses EXPR: a measure (p<N> avg min max in us/ms/s; tps qps; errors as % or fraction; reconnects failed retries), a comparison (< <= > >= == !=) and a bound, e.g. p95<5ms, tps>1000, errors<0.1%; repeatable. A run that misses one exits with status 99", Kind: options.String, NoDefault: true},
 	{Name: "results", Extension: true, Desc: "write the run's results to FILE as one JSON document (docs/results.md): counters, errors by code, percentiles, the whole latency histogram, intervals and checkpoints; 'sysbench-go report FILE...' prints and merges them", Kind: options.File, NoDefault: true},
@@ -133,6 +133,32 @@ func secondsOpt(v *options.Values, name string, min int64) (time.Duration, error
 // intOpt reads an integer option with the reference's error wording.
 func intOpt(v *options.Values, name string) (int64, error) {
 	return v.Int(name)
+}
+
+// warmupTime reads --warmup-time: seconds, or "auto" (the warm-up ends
+// once the throughput is steady, after engine.DefaultAutoWarmupMax at the
+// latest) or "auto:MAX" (after MAX seconds at the latest).
+func warmupTime(v *options.Values) (time.Duration, bool, error) {
+	s, _ := v.Raw("warmup-time")
+	s = strings.TrimSpace(s)
+	if s == "auto" {
+		return engine.DefaultAutoWarmupMax, true, nil
+	}
+	if m, ok := strings.CutPrefix(s, "auto:"); ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(m), 10, 64)
+		if err != nil || n <= 0 || n > math.MaxInt32 {
+			return 0, false, fmt.Errorf("Invalid value for --warmup-time: '%s' (auto:MAX needs a maximum in whole seconds above 0)", s)
+		}
+		return time.Duration(n) * time.Second, true, nil
+	}
+	warm, err := intOpt(v, "warmup-time")
+	if err != nil {
+		return 0, false, err
+	}
+	if warm < 0 {
+		return 0, false, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
+	}
+	return time.Duration(warm) * time.Second, false, nil
 }
 
 // verbosity reads --verbosity; --debug forces the DEBUG level.
@@ -225,14 +251,9 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 		}
 	}
 
-	warm, err := intOpt(v, "warmup-time")
-	if err != nil {
+	if c.Warmup, c.WarmupAuto, err = warmupTime(v); err != nil {
 		return c, err
 	}
-	if warm < 0 {
-		return c, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
-	}
-	c.Warmup = time.Duration(warm) * time.Second
 
 	rate, err := intOpt(v, "rate")
 	if err != nil {
