@@ -3,8 +3,10 @@ package main
 import (
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stamps are the intermediate lines' "[ ... ]" prefixes, in order.
@@ -122,6 +124,12 @@ func TestWarmupTimeInvalid(t *testing.T) {
 		if code != 1 || len(fatalLines(out)) != 1 || !strings.Contains(out, "--warmup-time") && !strings.Contains(out, "warmup") {
 			t.Errorf("--warmup-time=%s: exit %d\n%s", v, code, out)
 		}
+	}
+	// --start-at fixes when the window begins: auto would move it.
+	at := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)
+	out, code := runCLI(t, "cpu", "--time=1", "--warmup-time=auto", "--start-at="+at, "run")
+	if code != 1 || len(fatalLines(out)) != 1 || !strings.Contains(out, "--warmup-time=auto cannot be combined with --start-at") {
+		t.Errorf("--warmup-time=auto --start-at: exit %d\n%s", code, out)
 	}
 }
 
