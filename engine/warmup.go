@@ -54,8 +54,8 @@ func (a *autoWarmup) end(atMax bool) report.WarmupEnd {
 	if atMax {
 		switch {
 		case a.last == nil:
-			e.Reason = fmt.Sprintf("not steady (too short to tell: steady-state detection needs %s of samples)",
-				time.Duration(stats.MinBatches*stats.BatchSize)*a.sample)
+			e.Reason = fmt.Sprintf("not steady (too short to tell: steady-state detection needs %g s of samples)",
+				(time.Duration(stats.MinBatches*stats.BatchSize) * a.sample).Seconds())
 		default:
 			e.Reason = "not steady (the throughput was still changing)"
 		}
