@@ -132,7 +132,9 @@ type runState struct {
 	// warming is set until --warmup-time ends (guarded by repMu).
 	warming bool
 	// tps is the measured intervals' throughput, for the steady state
-	// and the variation after the final report (guarded by repMu).
+	// and the variation after the final report (guarded by repMu): MSER-5
+	// needs the whole series, 8 bytes an interval (700 KiB for a day of
+	// 1 s intervals).
 	tps []float64
 	// lifetime is everything measured since the workers started, warm-up
 	// included, kept for Config.Live only (guarded by repMu).
@@ -471,8 +473,8 @@ func (r *runState) startWindows(now int64, discard bool) {
 }
 
 // startBackground starts the --rate queue watch and the reporter (which
-// also ends the warm-up). It returns the function that stops them and the one that
-// waits for them.
+// also ends the warm-up). It returns the function that stops them and the
+// one that waits for them.
 func (r *runState) startBackground() (cancel func(), wait func()) {
 	cfg := r.cfg
 	var bg sync.WaitGroup
