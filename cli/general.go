@@ -20,7 +20,7 @@ var generalOptions = []options.Option{
 	{Name: "threads", Desc: "number of threads to use", Kind: options.Int, Default: "1"},
 	{Name: "events", Desc: "limit for total number of events", Kind: options.Int, Default: "0"},
 	{Name: "time", Desc: "limit for total execution time in seconds", Kind: options.Int, Default: "10"},
-	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled", Kind: options.Int, Default: "0"},
+	{Name: "warmup-time", Extension: true, Desc: "execute events for this many seconds with statistics disabled before the actual benchmark run with statistics enabled; 'auto' ends the warm-up once the throughput is steady (at most 60 seconds, or MAX with 'auto:MAX')", Kind: options.String, Placeholder: "=N|auto[:MAX]", Default: "0"},
 	{Name: "forced-shutdown", Desc: "number of seconds to wait after the --time limit before forcing shutdown, or 'off' to disable", Kind: options.String, Default: "off"},
 	{Name: "thread-stack-size", Desc: "size of stack per thread", Kind: options.Size, Default: "64K"},
 	{Name: "rate", Desc: "average transactions rate. 0 for unlimited rate", Kind: options.Int, Default: "0"},
@@ -135,6 +135,32 @@ func intOpt(v *options.Values, name string) (int64, error) {
 	return v.Int(name)
 }
 
+// warmupTime reads --warmup-time: seconds, or "auto" (the warm-up ends
+// once the throughput is steady, after engine.DefaultAutoWarmupMax at the
+// latest) or "auto:MAX" (after MAX seconds at the latest).
+func warmupTime(v *options.Values) (time.Duration, bool, error) {
+	s, _ := v.Raw("warmup-time")
+	s = strings.TrimSpace(s)
+	if s == "auto" {
+		return engine.DefaultAutoWarmupMax, true, nil
+	}
+	if m, ok := strings.CutPrefix(s, "auto:"); ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(m), 10, 64)
+		if err != nil || n <= 0 || n > math.MaxInt32 {
+			return 0, false, fmt.Errorf("Invalid value for --warmup-time: '%s' (auto:MAX needs a maximum in whole seconds above 0)", s)
+		}
+		return time.Duration(n) * time.Second, true, nil
+	}
+	warm, err := intOpt(v, "warmup-time")
+	if err != nil {
+		return 0, false, err
+	}
+	if warm < 0 {
+		return 0, false, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
+	}
+	return time.Duration(warm) * time.Second, false, nil
+}
+
 // verbosity reads --verbosity; --debug forces the DEBUG level.
 func verbosity(v *options.Values) (logging.Level, error) {
 	verb, err := intOpt(v, "verbosity")
@@ -225,14 +251,9 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 		}
 	}
 
-	warm, err := intOpt(v, "warmup-time")
-	if err != nil {
+	if c.Warmup, c.WarmupAuto, err = warmupTime(v); err != nil {
 		return c, err
 	}
-	if warm < 0 {
-		return c, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
-	}
-	c.Warmup = time.Duration(warm) * time.Second
 
 	rate, err := intOpt(v, "rate")
 	if err != nil {

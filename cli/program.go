@@ -320,6 +320,10 @@ func (p *program) configure(inv *invocation) bool {
 	if err == nil {
 		inv.endpoint, err = parseEndpoint(inv.values)
 	}
+	if err == nil && cfg.WarmupAuto && (!cfg.StartAt.IsZero() || inv.endpoint.await > 0) {
+		// Those fix when the measured window begins; auto would move it.
+		err = errors.New("--warmup-time=auto cannot be combined with --start-at or --await-start: use a warm-up in seconds")
+	}
 	var level logging.Level
 	if err == nil {
 		level, err = verbosity(inv.values)

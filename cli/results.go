@@ -151,6 +151,10 @@ func (o *outputs) close(r *report.Results, status int, reasons []string, fatal [
 	}
 	if o.recorder != nil {
 		r.Checkpoints, r.Total = o.recorder.Checkpoints, o.recorder.Total
+		r.Warmup = o.recorder.Warmup
+		if st := o.recorder.Steadiness; st != nil {
+			r.Steady, r.Variation = st.Steady, st.Variation
+		}
 		if r.Checkpoints == nil {
 			r.Checkpoints = []report.Window{}
 		}

@@ -37,7 +37,11 @@ type Config struct {
 	// MaxTries is --max-tries (0: restart an event without limit, as
 	// sysbench); the report shows failed and retried events with it.
 	MaxTries int
-	Warmup   time.Duration
+	// Warmup is --warmup-time: statistics start after it. With WarmupAuto
+	// (--warmup-time=auto) it is the longest the warm-up may last: it
+	// ends as soon as the throughput is steady.
+	Warmup     time.Duration
+	WarmupAuto bool
 	// StartAt, when set, is the wall-clock time the measured window
 	// begins (--start-at): the workers connect, wait, then warm up for
 	// Warmup so that the window begins then.
@@ -95,8 +99,14 @@ type runState struct {
 	test      Test
 	base      time.Time
 	startNS   int64 // when statistics begin (after the warm-up)
-	deadline  int64 // monotonic ns, 0 for none
-	yield     bool  // workers pass their processor on between events (Loop.More)
+	// deadline is when --time is up (monotonic ns, 0 for none); an
+	// automatic warm-up moves it when it ends early.
+	deadline atomic.Int64
+	// warmedUp is closed when the warm-up ends (wait() then looks at
+	// the deadline again); warmupEnd says how, for the final report.
+	warmedUp  chan struct{}
+	warmupEnd *report.WarmupEnd
+	yield     bool // workers pass their processor on between events (Loop.More)
 
 	stopped atomic.Bool
 	stopCh  chan struct{}
@@ -121,6 +131,11 @@ type runState struct {
 	whole      *metrics.Sum
 	// warming is set until --warmup-time ends (guarded by repMu).
 	warming bool
+	// tps is the measured intervals' throughput, for the steady state
+	// and the variation after the final report (guarded by repMu): MSER-5
+	// needs the whole series, 8 bytes an interval (700 KiB for a day of
+	// 1 s intervals).
+	tps []float64
 	// lifetime is everything measured since the workers started, warm-up
 	// included, kept for Config.Live only (guarded by repMu).
 	lifetime *metrics.Sum
@@ -222,7 +237,8 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 		text.BeforeFinal = rc.CloseReports
 	}
 	cfg.Reporters = append([]report.Reporter{text}, cfg.Reporters...)
-	r := &runState{cfg: cfg, log: log, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx}
+	r := &runState{cfg: cfg, log: log, test: t, base: time.Now(), stopCh: make(chan struct{}), ctx: ctx,
+		warmedUp: make(chan struct{})}
 	// Not cancelled when Run returns: the test's done() still runs under it.
 	r.testCtx, r.cutTest = context.WithCancelCause(ctx)
 	if err := r.setUp(); err != nil {
@@ -288,7 +304,7 @@ func (r *runState) setUp() error {
 func (r *runState) header() report.Header {
 	c := r.cfg
 	h := report.Header{Threads: c.Threads, Rate: c.Rate, ReportInterval: c.ReportInterval,
-		Checkpoints: c.Checkpoints, Warmup: c.Warmup, Debug: c.Debug, Validate: c.Validate, RandSeed: c.RandSeed}
+		Checkpoints: c.Checkpoints, Warmup: c.Warmup, WarmupAuto: c.WarmupAuto, Debug: c.Debug, Validate: c.Validate, RandSeed: c.RandSeed}
 	if c.ForcedShutdown >= 0 && c.Time > 0 {
 		h.ForcedShutdown = c.Warmup + c.Time + c.ForcedShutdown
 	}
@@ -422,8 +438,13 @@ func (r *runState) startClock() {
 	// What thread_init counted is in the first window.
 	r.startWindows(r.startNS, false)
 	r.warming = cfg.Warmup > 0
+	if !r.warming {
+		close(r.warmedUp)
+	}
 	if cfg.Time > 0 {
-		r.deadline = r.startNS + int64(cfg.Warmup) + int64(cfg.Time)
+		// Until the warm-up ends (which sets it again), the latest it
+		// can be.
+		r.deadline.Store(r.startNS + int64(cfg.Warmup) + int64(cfg.Time))
 	}
 	if cfg.Rate > 0 {
 		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
@@ -451,24 +472,13 @@ func (r *runState) startWindows(now int64, discard bool) {
 	}
 }
 
-// startBackground starts the warm-up timer, the --rate queue watch and
-// the reporter. It returns the function that stops them and the one that
-// waits for them.
+// startBackground starts the --rate queue watch and the reporter (which
+// also ends the warm-up). It returns the function that stops them and the
+// one that waits for them.
 func (r *runState) startBackground() (cancel func(), wait func()) {
 	cfg := r.cfg
 	var bg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
-	if cfg.Warmup > 0 {
-		bg.Add(1)
-		go func() {
-			defer bg.Done()
-			select {
-			case <-time.After(cfg.Warmup):
-				r.resetAfterWarmup()
-			case <-ctx.Done():
-			}
-		}()
-	}
 	if r.rate != nil {
 		bg.Add(1)
 		go func() {
@@ -478,7 +488,7 @@ func (r *runState) startBackground() (cancel func(), wait func()) {
 			}
 		}()
 	}
-	if cfg.ReportInterval > 0 || len(cfg.Checkpoints) > 0 {
+	if cfg.ReportInterval > 0 || len(cfg.Checkpoints) > 0 || cfg.Warmup > 0 {
 		bg.Add(1)
 		go func() { defer bg.Done(); r.reportLoop(ctx) }()
 	}
@@ -502,17 +512,28 @@ func (r *runState) wait() (endNS int64, forced bool) {
 	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
 		forcedAt = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
 	}
-	if r.deadline > 0 {
-		t := time.NewTimer(time.Duration(r.deadline - r.now()))
-		defer t.Stop()
-		timeUp = t.C
+	var deadlineTimer *time.Timer
+	if d := r.deadline.Load(); d > 0 {
+		deadlineTimer = time.NewTimer(time.Duration(d - r.now()))
+		defer deadlineTimer.Stop()
+		timeUp = deadlineTimer.C
 	}
 	interrupt := r.ctx.Done()
+	warmedUp := r.warmedUp
 wait:
 	for {
 		select {
 		case <-done:
 			break wait
+		case <-warmedUp:
+			// The warm-up ended: --time counts from its end.
+			warmedUp = nil
+			if deadlineTimer != nil && timeUp != nil {
+				deadlineTimer.Reset(time.Duration(r.deadline.Load() - r.now()))
+			}
+			if forcedAt != nil {
+				forcedAt = time.After(time.Duration(r.deadline.Load()-r.now()) + cfg.ForcedShutdown)
+			}
 		case <-interrupt:
 			interrupt = nil
 			r.stop()
@@ -644,23 +665,42 @@ func (r *runState) watchQueue(ctx context.Context) error {
 	}
 }
 
-// resetAfterWarmup discards the statistics gathered during --warmup-time.
-func (r *runState) resetAfterWarmup() {
+// endWarmup ends the warm-up at now: the warm-up's last, partial
+// interval is reported (marked as the warm-up's), the statistics gathered
+// so far are discarded and the measured window begins; with an automatic
+// warm-up, --time counts from now. end says how it ended.
+func (r *runState) endWarmup(end report.WarmupEnd) {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
-	r.startNS = r.now()
-	r.startWindows(r.startNS, true)
+	now := r.now()
+	if iv := int64(r.cfg.ReportInterval); iv > 0 {
+		r.tick(now)
+		// A tick that fell on the warm-up's end already reported it.
+		if r.interval.Duration() >= time.Duration(iv/10) {
+			r.reportInterval(now)
+		}
+	}
+	end.EndedSeconds = float64(now-r.startNS) / 1e9
+	r.startNS = now
+	r.startWindows(now, true)
 	r.warming = false
+	if r.cfg.Time > 0 {
+		// --time is the measured window's length, from now.
+		r.deadline.Store(now + int64(r.cfg.Time))
+	}
+	r.warmupEnd = &end
+	close(r.warmedUp)
 }
 
 // tick adds what the workers recorded since the last tick to every
-// window. Caller holds repMu.
-func (r *runState) tick(now int64) {
+// window and returns it. Caller holds repMu.
+func (r *runState) tick(now int64) *metrics.Snapshot {
 	d := r.reg.Tick(r.at(now))
 	r.addLifetime(d)
 	r.interval = r.interval.Add(d)
 	r.checkpoint.Add(d)
 	r.whole.Add(d)
+	return d
 }
 
 // send hands a report to every reporter. Caller holds repMu.
@@ -684,10 +724,19 @@ func (r *runState) intermediate() {
 	defer r.repMu.Unlock()
 	now := r.now()
 	r.tick(now)
+	r.reportInterval(now)
+}
+
+// reportInterval reports the interval window, ticked at now, and starts
+// the next. Caller holds repMu.
+func (r *runState) reportInterval(now int64) {
 	w := r.interval
 	r.interval = metrics.Empty(w.End, r.cfg.Threads)
 	s := r.stat(w, now)
 	s.Warmup = r.warming
+	if !r.warming && s.TimeInterval > 0 {
+		r.tps = append(r.tps, float64(s.Events)/s.TimeInterval)
+	}
 	if r.rate != nil {
 		s.QueueLength = uint64(r.rate.backlog(now))
 		s.Concurrency = r.concurrency.Load()
@@ -715,18 +764,39 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 			}
 		}
 	}
-	r.send(&report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()})
+	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()}
+	if kind == report.Final {
+		rep.Warmup = r.warmupEnd
+		if len(r.tps) > 0 {
+			st := report.MeasureSteadiness(r.tps, r.cfg.ReportInterval.Seconds())
+			rep.Steadiness = &st
+		}
+	}
+	r.send(rep)
 }
 
 // reportLoop makes the intermediate reports every --report-interval and
-// the --report-checkpoints reports, in time order from one goroutine so
-// the two never interleave; a checkpoint due at the same moment as an
-// intermediate report comes first, as in the reference's output.
+// the --report-checkpoints reports, and ends the warm-up, in time order
+// from one goroutine so that they never interleave; a checkpoint due at
+// the same moment as an intermediate report comes first, as in the
+// reference's output, and a report due when the warm-up ends comes
+// before its end. The measured window's reports count from the warm-up's
+// end.
 func (r *runState) reportLoop(ctx context.Context) {
 	iv := int64(r.cfg.ReportInterval)
+	epoch := r.startNS // the reports' zero: the warm-up's end once it has
 	var nextInter int64 = -1
 	if iv > 0 {
-		nextInter = r.startNS + iv
+		nextInter = epoch + iv
+	}
+	var warmEnd, nextSample int64 = -1, -1
+	var auto *autoWarmup
+	if r.cfg.Warmup > 0 {
+		warmEnd = epoch + int64(r.cfg.Warmup)
+		if r.cfg.WarmupAuto {
+			auto = newAutoWarmup(r.cfg.Warmup)
+			nextSample = epoch + int64(auto.sample)
+		}
 	}
 	cps := r.cfg.Checkpoints
 	timer := time.NewTimer(time.Hour)
@@ -737,16 +807,28 @@ func (r *runState) reportLoop(ctx context.Context) {
 		}
 		nextCP := int64(-1)
 		if len(cps) > 0 {
-			nextCP = r.startNS + int64(cps[0])
+			nextCP = epoch + int64(cps[0])
 		}
-		if nextInter < 0 && nextCP < 0 {
+		const (
+			doInter = iota
+			doCP
+			doWarmEnd
+			doSample
+		)
+		at, what := int64(-1), -1
+		for _, c := range []struct {
+			at   int64
+			what int
+		}{{nextCP, doCP}, {nextInter, doInter}, {warmEnd, doWarmEnd}, {nextSample, doSample}} {
+			if c.at >= 0 && (at < 0 || c.at < at) {
+				at, what = c.at, c.what
+			}
+		}
+		if at < 0 {
 			return
 		}
-		at, isCP := nextInter, false
-		if nextCP >= 0 && (at < 0 || nextCP <= at) {
-			at, isCP = nextCP, true
-		}
-		if r.deadline > 0 && at > r.deadline {
+		deadline := r.deadline.Load()
+		if deadline > 0 && at > deadline {
 			return // after --time: workers finishing late go into the final report
 		}
 		if d := at - r.now(); d > 0 {
@@ -765,27 +847,57 @@ func (r *runState) reportLoop(ctx context.Context) {
 		if last && !r.dueAtEnd(at) {
 			return
 		}
-		if isCP {
+		switch what {
+		case doCP:
 			cps = cps[1:]
 			r.cumulativeReport(r.now(), report.Checkpoint)
-			if last {
-				return
+		case doInter:
+			r.intermediate()
+			now := r.now()
+			for nextInter <= now {
+				nextInter += iv
 			}
-			continue
+		case doSample, doWarmEnd:
+			end, done := report.WarmupEnd{}, what == doWarmEnd
+			if auto != nil {
+				end = auto.end(done)
+				if !done {
+					done = auto.add(r.sampleEvents(), &end)
+					nextSample += int64(auto.sample)
+				}
+			} else {
+				end.Reason = "fixed"
+			}
+			end.MaxSeconds = r.cfg.Warmup.Seconds()
+			if done {
+				r.endWarmup(end)
+				if auto != nil {
+					r.log.Noticef("%s\n", r.warmupEnd)
+				}
+				warmEnd, nextSample = -1, -1
+				epoch = r.startNS
+				if iv > 0 {
+					nextInter = epoch + iv
+				}
+			}
 		}
-		r.intermediate()
 		if last {
 			return
 		}
-		now := r.now()
-		for nextInter <= now {
-			nextInter += iv
-		}
 	}
+}
+
+// sampleEvents is the number of events counted since the last tick (the
+// automatic warm-up's sample).
+func (r *runState) sampleEvents() uint64 {
+	r.repMu.Lock()
+	defer r.repMu.Unlock()
+	return r.tick(r.now()).Counters[metrics.CntEvent]
 }
 
 // dueAtEnd says whether a report due at at falls within the run's --time
 // and its time has come: the run's last interval, not one after its end.
 func (r *runState) dueAtEnd(at int64) bool {
-	return r.deadline > 0 && at <= r.deadline && r.now() >= at
+	d := r.deadline.Load()
+	return d > 0 && at <= d && r.now() >= at
 }

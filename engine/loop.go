@@ -55,13 +55,14 @@ func (l *Loop) More() bool {
 	if r.stopped.Load() {
 		return false
 	}
-	if r.deadline > 0 {
+	deadline := r.deadline.Load()
+	if deadline > 0 {
 		now := l.stopNS
 		if now == 0 {
 			now = r.now()
 		}
 		l.stopNS = 0
-		if now >= r.deadline {
+		if now >= deadline {
 			r.log.Infof("Time limit exceeded, exiting...")
 			return false
 		}
@@ -72,10 +73,10 @@ func (l *Loop) More() bool {
 	}
 	if r.rate != nil {
 		t := r.rate.take()
-		if r.deadline > 0 && t >= r.deadline {
+		if deadline > 0 && t >= deadline {
 			// No more events in this run: wait for its end, as the
 			// reference's workers wait on an empty queue.
-			if l.await(r.deadline) {
+			if l.await(deadline) {
 				r.log.Infof("Time limit exceeded, exiting...")
 			}
 			return false

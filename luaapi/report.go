@@ -2,8 +2,11 @@ package luaapi
 
 import (
 	"fmt"
-	"github.com/sysbench-go/sysbench-go/report"
 	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sysbench-go/sysbench-go/report"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -29,7 +32,42 @@ func statTable(L *lua.LState, s *report.Stat) *lua.LTable {
 	set("latency_max", s.LatencyMax)
 	set("latency_avg", s.LatencyAvg)
 	set("latency_sum", s.LatencySum)
+	// Beyond the reference: every --percentile and its value, so that
+	// report_default prints them as the built-in line does.
+	if len(s.Percentiles) > 0 && len(s.LatencyPcts) == len(s.Percentiles) {
+		ps, vs := L.CreateTable(len(s.Percentiles), 0), L.CreateTable(len(s.Percentiles), 0)
+		for i, p := range s.Percentiles {
+			ps.Append(lua.LNumber(p))
+			vs.Append(lua.LNumber(s.LatencyPcts[i]))
+		}
+		t.RawSetString("percentiles", ps)
+		t.RawSetString("latency_pcts", vs)
+	}
 	return t
+}
+
+// percentileLabels is what report_default prints after "lat (ms,": the
+// hook table's percentiles, or --percentile's first when a script built
+// the table itself.
+func percentileLabels(L *lua.LState, t *lua.LTable) (labels []string, values []float64) {
+	ps, ok1 := t.RawGetString("percentiles").(*lua.LTable)
+	vs, ok2 := t.RawGetString("latency_pcts").(*lua.LTable)
+	if ok1 && ok2 && ps.Len() > 0 && ps.Len() == vs.Len() {
+		for i := 1; i <= ps.Len(); i++ {
+			labels = append(labels, strconv.FormatFloat(float64(lua.LVAsNumber(ps.RawGetInt(i))), 'f', -1, 64))
+			values = append(values, float64(lua.LVAsNumber(vs.RawGetInt(i))))
+		}
+		values[0] = num(t, "latency_pct") // the script may have changed it
+		return labels, values
+	}
+	opt := lua.LVAsString(getPath(L, "sysbench", "opt", "percentile"))
+	if i := strings.IndexByte(opt, ','); i >= 0 {
+		opt = opt[:i]
+	}
+	if _, err := strconv.ParseFloat(opt, 64); err != nil || opt == "" {
+		opt = "0"
+	}
+	return []string{opt}, []float64{num(t, "latency_pct")}
 }
 
 func num(t *lua.LTable, k string) float64 { return float64(lua.LVAsNumber(t.RawGetString(k))) }
@@ -40,13 +78,20 @@ func registerReports(L *lua.LState, sb *lua.LTable) {
 	sb.RawSetString("report_default", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
 		sec := num(t, "time_interval")
-		pct := lua.LVAsNumber(getPath(L, "sysbench", "opt", "percentile"))
+		labels, values := percentileLabels(L, t)
+		w := out(L)
 		// The reference's Lua formatter prints "err/s" without a colon.
-		fmt.Fprintf(out(L), "[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%d%%): %4.2f err/s %4.2f reconn/s: %4.2f\n",
+		fmt.Fprintf(w, "[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f err/s %4.2f reconn/s: %4.2f",
 			num(t, "time_total"), int64(num(t, "threads_running")), num(t, "events")/sec,
 			(num(t, "reads")+num(t, "writes")+num(t, "other"))/sec,
 			num(t, "reads")/sec, num(t, "writes")/sec, num(t, "other")/sec,
-			int64(pct), num(t, "latency_pct")*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
+			labels[0], values[0]*1000, num(t, "errors")/sec, num(t, "reconnects")/sec)
+		// Further percentiles after the reference's line, as the
+		// built-in intermediate line appends them.
+		for i := 1; i < len(labels); i++ {
+			fmt.Fprintf(w, " lat (ms,%s%%): %4.2f", labels[i], values[i]*1000)
+		}
+		fmt.Fprintf(w, "\n")
 		return 0
 	}))
 	sb.RawSetString("report_csv", L.NewFunction(func(L *lua.LState) int {

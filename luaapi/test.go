@@ -73,6 +73,11 @@ func (s *Script) callHook(name string, kind reportKind, st *report.Stat) bool {
 	if !ok {
 		return false
 	}
+	if st.Warmup {
+		// As sysbench 1.1: a script's own hook is not called for the
+		// warm-up's intervals (docs/differences.md).
+		return true
+	}
 	s.reportMu.Lock()
 	defer s.reportMu.Unlock()
 	s.hookKind = kind

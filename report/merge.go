@@ -79,6 +79,9 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 	// clients, or several servers): a merge keeps none.
 	out.Server = nil
 	out.Instance = nil
+	// Each run's warm-up, steady state and variation describe its own
+	// intervals, which a merge does not keep.
+	out.Warmup, out.Steady, out.Variation = nil, nil, nil
 	out.Settings.Threads, out.Settings.Rate, out.Settings.Events = comb.settings(parts)
 	out.Exit = Exit{Reason: "completed", Fatal: []string{}}
 	for _, r := range rs {

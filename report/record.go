@@ -17,6 +17,9 @@ type Recorder struct {
 
 	Checkpoints []Window
 	Total       *Window
+	// The final report's warm-up, steady state and variation.
+	Warmup     *WarmupEnd
+	Steadiness *Steadiness
 	// Err is the first report that could not be recorded.
 	Err error
 }
@@ -38,6 +41,7 @@ func (rec *Recorder) Report(r *Report) {
 		w, err := NewWindow(r.Run, rec.Percentiles)
 		rec.keep(err)
 		rec.Total = w
+		rec.Warmup, rec.Steadiness = r.Warmup, r.Steadiness
 	}
 }
 

@@ -42,6 +42,11 @@ type Report struct {
 	// Server is the server's side of an intermediate report, set by the
 	// --server-stats reporter for the reporters after it.
 	Server *ServerInterval
+	// Warmup is how the warm-up ended (final report, nil without one).
+	Warmup *WarmupEnd
+	// Steadiness is what the intervals say of the run (final report,
+	// nil without intermediate reports).
+	Steadiness *Steadiness
 }
 
 // Reporter receives a run's reports. The engine calls reporters from one
@@ -102,6 +107,9 @@ func (t *Text) Report(r *Report) {
 	if r.Kind == Final && t.FailuresDetailed {
 		WriteFailures(t.Out, r.Stat)
 	}
+	if r.Kind == Final && r.Steadiness != nil {
+		WriteSteadiness(t.Out, *r.Steadiness)
+	}
 }
 
 // Header is the run-mode header's settings.
@@ -111,6 +119,7 @@ type Header struct {
 	ReportInterval time.Duration
 	Checkpoints    []time.Duration
 	Warmup         time.Duration
+	WarmupAuto     bool // Warmup is the automatic warm-up's maximum
 	Debug          bool
 	Validate       bool
 	RandSeed       int64
@@ -138,7 +147,9 @@ func WriteHeader(w io.Writer, c Header) {
 		}
 		fmt.Fprintf(w, " seconds\n")
 	}
-	if c.Warmup > 0 {
+	if c.Warmup > 0 && c.WarmupAuto {
+		fmt.Fprintf(w, "Warmup time: until the throughput is steady, at most %s seconds\n", formatSeconds(c.Warmup))
+	} else if c.Warmup > 0 {
 		fmt.Fprintf(w, "Warmup time: %s seconds\n", formatSeconds(c.Warmup))
 	}
 	if c.Debug {

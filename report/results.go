@@ -14,6 +14,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/stats"
 )
 
 // SchemaVersion is the version of the results file format written. A
@@ -47,7 +48,16 @@ type Results struct {
 	// Total is the whole measured run (after --warmup-time); nil when
 	// the run failed before it began.
 	Total *Window `json:"total"`
-	Exit  Exit    `json:"exit"`
+	// Warmup is how --warmup-time ended: when the measured window began
+	// and why; nil without a warm-up.
+	Warmup *WarmupEnd `json:"warmup,omitempty"`
+	// Steady is where the measured intervals' throughput settled
+	// (MSER-5); nil with fewer intervals than it needs.
+	Steady *stats.Steady `json:"steady,omitempty"`
+	// Variation is how much the interval throughput varied from the
+	// steady start on; nil with fewer than 2 intervals.
+	Variation *stats.Variation `json:"variation,omitempty"`
+	Exit      Exit             `json:"exit"`
 	// Thresholds are the --threshold outcomes.
 	Thresholds []ThresholdResult `json:"thresholds"`
 	// Server is --server-stats' record of the server.
