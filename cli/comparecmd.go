@@ -264,14 +264,14 @@ func (p *program) withTarget(args []string, use func(ctx context.Context, c driv
 	if err != nil {
 		return err
 	}
-	inv, _ := q.readGeneralOptions(cl)
-	if inv == nil {
-		return errors.New(strings.TrimSpace(msgs.String()))
+	spec, err := readSpec(cl, args, allDeclared(p.drivers, p.tests), &msgs)
+	if err != nil {
+		return err
 	}
-	if len(inv.unknown) > 0 {
-		return fmt.Errorf("unknown option %s (a target takes driver options)", inv.unknown[0].raw)
+	if len(spec.pending) > 0 {
+		return fmt.Errorf("unknown option %s (a target takes driver options)", spec.pending[0].raw)
 	}
-	values := inv.values
+	values := spec.values
 	f := p.driverFactory(values.String("db-driver"))
 	if f == nil {
 		return fmt.Errorf("unknown driver '%s'", values.String("db-driver"))

@@ -188,11 +188,11 @@ func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 		return testDecl{}, err
 	}
 	cl.command = "help" // loaded as for help: no run's checks; scripts want a command
-	inv, _ := q.readGeneralOptions(cl)
-	if inv == nil || !q.configure(inv) {
+	spec, err := readSpec(cl, prev, allDeclared(p.drivers, p.tests), io.Discard)
+	if err != nil || spec.resolve(func(string) {}) != nil {
 		return testDecl{}, errors.New("invalid options")
 	}
-	env := q.scriptEnv(inv)
+	env := q.scriptEnv(spec)
 	if env == nil {
 		return testDecl{}, errors.New("invalid options")
 	}

@@ -110,15 +110,19 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 		}
 	}
 	// Their errors are printed as a run prints them.
-	inv, _ := p.readGeneralOptions(cl)
-	if inv == nil || !p.configure(inv) {
+	spec, err := readSpec(cl, run, allDeclared(p.drivers, p.tests), p.stderr)
+	if err != nil {
+		p.fail(err)
+		return nil, engine.Quiet(errors.New("invalid run options"))
+	}
+	if !p.resolve(spec) {
 		return nil, engine.Quiet(errors.New("invalid run options"))
 	}
 	k := &deploy.Kubernetes{Name: values.String("name"), Image: values.String("image"),
 		PasswordSecret: values.String("password-secret"), CPU: values.String("cpu"), Memory: values.String("memory"),
-		Time: inv.cfg.Time, Warmup: inv.cfg.Warmup, Shutdown: time.Minute}
-	if inv.cfg.ForcedShutdown >= 0 {
-		k.Shutdown = inv.cfg.ForcedShutdown
+		Time: spec.cfg.Time, Warmup: spec.cfg.Warmup, Shutdown: time.Minute}
+	if spec.cfg.ForcedShutdown >= 0 {
+		k.Shutdown = spec.cfg.ForcedShutdown
 	}
 	for _, o := range []struct {
 		name string
@@ -136,13 +140,13 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 	if k.ServeResults, err = secondsOpt(values, "serve-results", 1); err != nil {
 		return nil, err
 	}
-	switch inv.values.String("db-driver") {
+	switch spec.values.String("db-driver") {
 	case "pgsql":
 		k.PasswordEnv = "PGPASSWORD"
 	case "mysql":
 		k.PasswordEnv = "MYSQL_PWD"
 	}
-	if err := p.checkTestOptions(inv, cl.testname); err != nil {
+	if err := p.checkTestOptions(spec, cl.testname); err != nil {
 		return nil, err
 	}
 	k.Args = withoutCommand(run)
@@ -164,15 +168,15 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 
 // checkTestOptions refuses options the test does not take, as a run
 // would once the test is loaded.
-func (p *program) checkTestOptions(inv *invocation, testname string) error {
-	t, err := p.loadTest(inv.cl.format(), testname)
+func (p *program) checkTestOptions(spec *runSpec, testname string) error {
+	t, err := p.loadTest(spec.cl.format(), testname)
 	if err != nil {
 		return fmt.Errorf("%s: %v", testname, err)
 	}
 	if !t.declared && !t.builtin {
 		return nil // options of a script that declares none are its globals
 	}
-	for _, g := range inv.unknown {
+	for _, g := range spec.pending {
 		if !optionNamed(t.options, g.name) {
 			return fmt.Errorf("invalid option: %s", g.raw)
 		}

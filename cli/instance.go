@@ -145,12 +145,12 @@ func parseEndpoint(v *options.Values) (endpoint, error) {
 // server when asked for; it returns nil otherwise. The start time, given
 // once the workers are ready, goes into res before the results file's
 // head is written (with its first interval).
-func (p *program) openEndpoint(inv *invocation, srv *live.Server, cfg *engine.Config, res *report.Results) *control.Instance {
-	e := inv.endpoint
+func (p *program) openEndpoint(spec *runSpec, srv *live.Server, cfg *engine.Config, res *report.Results) *control.Instance {
+	e := spec.endpoint
 	if e.await == 0 && e.serve == 0 {
 		return nil
 	}
-	ctl := control.NewInstance(inv.instance.K, inv.instance.N)
+	ctl := control.NewInstance(spec.instance.K, spec.instance.N)
 	ctl.Handle(srv.Mux())
 	if e.await > 0 {
 		cfg.StartSignal = func(ctx context.Context) (time.Time, error) {
@@ -169,15 +169,15 @@ func (p *program) openEndpoint(inv *invocation, srv *live.Server, cfg *engine.Co
 // serveResults serves the results file the run wrote until it has been
 // fetched (--serve-results). An instance that never started (the start
 // command gave up) has nothing worth waiting for.
-func (p *program) serveResults(inv *invocation, ctl *control.Instance) error {
-	if ctl == nil || inv.endpoint.serve == 0 || ctl.Status().State == control.Aborted {
+func (p *program) serveResults(spec *runSpec, ctl *control.Instance) error {
+	if ctl == nil || spec.endpoint.serve == 0 || ctl.Status().State == control.Aborted {
 		return nil
 	}
-	data, err := os.ReadFile(inv.values.String("results"))
+	data, err := os.ReadFile(spec.values.String("results"))
 	if err != nil {
 		return fmt.Errorf("--serve-results: cannot read the results file: %w", report.PathCause(err))
 	}
 	ctl.Finish(data)
-	p.log.Noticef("Serving the results file at /results until it is fetched (at most %s)...\n", inv.endpoint.serve)
-	return ctl.WaitFetched(p.ctx, inv.endpoint.serve)
+	p.log.Noticef("Serving the results file at /results until it is fetched (at most %s)...\n", spec.endpoint.serve)
+	return ctl.WaitFetched(p.ctx, spec.endpoint.serve)
 }

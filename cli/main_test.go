@@ -362,8 +362,10 @@ func FuzzParseArgs(f *testing.F) {
 		p := &program{ctx: context.Background(), stdin: strings.NewReader(""), stderr: &errb,
 			log: logging.New(&out, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests()}
 		accepted := false
-		if inv, _ := p.readGeneralOptions(cl); inv != nil {
-			accepted = p.configure(inv)
+		if spec, err := readSpec(cl, args, allDeclared(p.drivers, p.tests), &errb); err != nil {
+			p.fail(err)
+		} else {
+			accepted = p.resolve(spec)
 		}
 		var lines []string
 		for _, l := range strings.Split(out.String()+errb.String(), "\n") {

@@ -34,89 +34,11 @@ import (
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/report"
-	"github.com/sysbench-go/sysbench-go/sbrand"
 )
 
 // compiledDrivers lists the database drivers, in help order.
 func compiledDrivers() []drivers.Factory {
 	return []drivers.Factory{mysql.Factory, pgsql.Factory, sqlite.Factory}
-}
-
-// commandLine is the result of the first pass over argv.
-type commandLine struct {
-	opts     [][2]string // name, value in order; value "" with hasValue false for bare flags
-	bare     []bool
-	raw      []string // the argument as given, for "invalid option" messages
-	testname string
-	command  string
-}
-
-// parseArgs splits argv into options and the test name and command, as
-// the reference: options anywhere, --name=value or bare --name.
-func parseArgs(args []string) (*commandLine, error) {
-	cl := &commandLine{}
-	for _, a := range args {
-		if !strings.HasPrefix(a, "--") {
-			switch {
-			case cl.testname == "":
-				cl.testname = a
-			case cl.command == "":
-				cl.command = a
-			default:
-				return nil, fmt.Errorf("Unrecognized command line argument: %s", a)
-			}
-			continue
-		}
-		body := a[2:]
-		name, val, has := strings.Cut(body, "=")
-		cl.opts = append(cl.opts, [2]string{name, val})
-		cl.bare = append(cl.bare, !has)
-		cl.raw = append(cl.raw, a)
-	}
-	return cl, nil
-}
-
-// format prints the command line back as arguments that parse to it.
-func (cl *commandLine) format() []string {
-	var args []string
-	for i, o := range cl.opts {
-		if cl.bare[i] {
-			args = append(args, "--"+o[0])
-		} else {
-			args = append(args, "--"+o[0]+"="+o[1])
-		}
-	}
-	for _, a := range []string{cl.testname, cl.command} {
-		if a != "" {
-			args = append(args, a)
-		}
-	}
-	return args
-}
-
-// readConfigFile reads options one per line ("name=value" or "--name=value";
-// '#' comments and blank lines ignored).
-func readConfigFile(path string) ([][2]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open config file '%s': %v", path, err)
-	}
-	defer f.Close()
-	var out [][2]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "--")
-		name, val, has := strings.Cut(line, "=")
-		if !has {
-			val = "on"
-		}
-		out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(val)})
-	}
-	return out, sc.Err()
 }
 
 // run is the whole program, testable in-process, under our own name. It
@@ -143,7 +65,7 @@ func Run(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdo
 	return p.main(args)
 }
 
-// program is one invocation: its streams, logger and what is compiled in.
+// program is one runSpec: its streams, logger and what is compiled in.
 type program struct {
 	ctx    context.Context
 	stdin  io.Reader
@@ -157,37 +79,6 @@ type program struct {
 	tests   []engine.Builtin
 	// dropIn: the program runs as `sysbench` (versionText).
 	dropIn bool
-}
-
-// givenOption is an option as the user gave it, config files expanded.
-type givenOption struct {
-	name, val, raw string
-	bare           bool
-}
-
-// invocation is the command line after the general options are read:
-// values holds every declared option, unknown the options a test or script
-// may declare.
-type invocation struct {
-	cl       *commandLine
-	args     []string
-	declared []options.Option
-	values   *options.Values
-	unknown  []givenOption
-	cfg      engine.Config
-	rand     sbrand.Config
-	env      *luaapi.Env // a script's, nil for a built-in test
-	// thresholdExprs are the --threshold expressions (repeatable) as
-	// given; thresholds, parsed by configure.
-	thresholdExprs []string
-	thresholds     []report.Threshold
-	// instance is --instance; tidOffset its first thread id.
-	instance  instance
-	tidOffset int
-	// endpoint is --await-start and --serve-results.
-	endpoint endpoint
-	// outputs are the checked --results and --intervals-csv, by name.
-	outputs map[string]*report.Output
 }
 
 // main runs the steps in the reference's order: general options, help and
@@ -204,165 +95,63 @@ func (p *program) main(args []string) int {
 		fmt.Fprintln(p.stderr, err)
 		return 1
 	}
-	inv, code := p.readGeneralOptions(cl)
-	if inv == nil {
-		return code
+	spec, err := readSpec(cl, args, allDeclared(p.drivers, p.tests), p.stderr)
+	if err != nil {
+		return p.fail(err)
 	}
-	inv.args = args
-	values := inv.values
-	if values.Bool("help") {
+	if spec.values.Bool("help") {
 		printHelp(p.log.Out(), p.name(), p.drivers, p.tests)
 		return 0
 	}
-	if values.Bool("version") {
+	if spec.values.Bool("version") {
 		fmt.Fprint(p.log.Out(), versionText(p.dropIn))
 		return 0
 	}
-	if !p.configure(inv) {
+	if !p.resolve(spec) {
 		return 1
 	}
 	p.log.Noticef("%s\n", banner())
-	if values.String("db-driver") == "help" {
+	if spec.values.String("db-driver") == "help" {
 		printDrivers(p.log.Out(), p.drivers)
 		return 0
 	}
 	if cl.testname == "" || cl.testname == "-" {
-		return p.runStdinScript(inv)
+		return p.runStdinScript(spec)
 	}
 	for _, b := range p.tests {
 		if b.Name == cl.testname {
-			return p.runBuiltin(inv, b)
+			return p.runBuiltin(spec, b)
 		}
 	}
-	return p.runScript(inv)
+	return p.runScript(spec)
 }
 
-// readGeneralOptions sets the general and driver options from the command
-// line and config files; the others are kept for the test to declare. It
-// returns nil and the exit code when an option is invalid.
-func (p *program) readGeneralOptions(cl *commandLine) (*invocation, int) {
-	declared := allDeclared(p.drivers, p.tests)
-	values := options.NewValues()
-	known := declare(values, declared)
-	var all []givenOption
-	for i, o := range cl.opts {
-		if options.Canonical(o[0]) == "config_file" {
-			lines, err := readConfigFile(o[1])
-			if err != nil {
-				fmt.Fprintf(p.stderr, "%v\n", err)
-				return nil, 1
-			}
-			for _, l := range lines {
-				all = append(all, givenOption{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
-			}
-			continue
-		}
-		if o[0] == "test" {
-			fmt.Fprintf(p.stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
-			if cl.testname != "" && cl.command == "" {
-				cl.command = cl.testname
-			}
-			cl.testname = o[1]
-			continue
-		}
-		all = append(all, givenOption{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
-	}
-	inv := &invocation{cl: cl, declared: declared, values: values}
-	for _, g := range all {
-		o, ok := known[options.Canonical(g.name)]
-		if !ok {
-			inv.unknown = append(inv.unknown, g)
-			continue
-		}
-		if o.Name == "threshold" {
-			inv.thresholdExprs = append(inv.thresholdExprs, g.val)
-		}
-		if err := setValue(values, o, g.val, g.bare); err != nil {
-			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
-			return nil, 1
-		}
-	}
-	return inv, 0
-}
-
-// declare gives the options their defaults in values and returns them by
-// canonical name, for the options given on the command line to be set.
-func declare(values *options.Values, opts []options.Option) map[string]options.Option {
-	byName := make(map[string]options.Option, len(opts))
-	for _, o := range opts {
-		byName[options.Canonical(o.Name)] = o
-		if !o.NoDefault {
-			values.SetDefault(o.Name, o.Default)
-		}
-	}
-	return byName
-}
-
-// configure validates the general settings and sets the verbosity. As in
-// the reference, its messages come before the banner and show at any
-// verbosity.
-func (p *program) configure(inv *invocation) bool {
+// resolve resolves spec, printing its warnings and its error (as the
+// reference, before the banner and at any verbosity), and applies what it
+// says of the program's output: the verbosity, the text report on standard
+// error when an output is standard output.
+func (p *program) resolve(spec *runSpec) bool {
 	out := p.log.Out()
-	warn := func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }
-	cfg, err := buildConfig(inv.values, warn)
-	if err == nil {
-		inv.rand, err = randConfig(inv.values)
-	}
-	if err == nil {
-		inv.instance, err = parseInstance(inv.values)
-	}
-	if err == nil && inv.cl.command == "run" { // prepare and cleanup see the whole data set
-		inv.tidOffset, err = inv.instance.apply(&cfg, &inv.rand.Seed)
-	}
-	if err == nil {
-		cfg.StartAt, err = parseStartAt(inv.values)
-	}
-	if err == nil {
-		inv.endpoint, err = parseEndpoint(inv.values)
-	}
-	if err == nil && cfg.WarmupAuto && (!cfg.StartAt.IsZero() || inv.endpoint.await > 0) {
-		// Those fix when the measured window begins; auto would move it.
-		err = errors.New("--warmup-time=auto cannot be combined with --start-at or --await-start: use a warm-up in seconds")
-	}
-	var level logging.Level
-	if err == nil {
-		level, err = verbosity(inv.values)
-	}
-	for _, e := range inv.thresholdExprs {
-		if err != nil {
-			break
-		}
-		var t report.Threshold
-		if t, err = report.ParseThreshold(e); err == nil {
-			inv.thresholds = append(inv.thresholds, t)
-		}
-	}
-	if err == nil && inv.cl.command == "run" {
-		err = p.checkOutputs(inv)
-	}
-	if err != nil {
+	if err := spec.resolve(func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }); err != nil {
 		p.fail(err)
 		return false
 	}
-	p.log.SetLevel(level)
-	inv.cfg = cfg
+	p.log.SetLevel(spec.level)
+	if spec.textToStderr {
+		p.textToStderr()
+	}
 	return true
 }
 
 // runBuiltin runs a compiled-in test (cpu, fileio, ...).
-func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
-	cl, values := inv.cl, inv.values
+func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
+	cl, values := spec.cl, spec.values
 	if cl.command == "" {
 		fmt.Fprintf(p.stderr, "The '%s' test requires a command argument. See '%s %s help'\n", b.Name, p.name(), b.Name)
 		return 1
 	}
-	bk := declare(values, b.Options)
-	for _, g := range inv.unknown {
-		o, ok := bk[options.Canonical(g.name)]
-		if !ok || setValue(values, o, g.val, g.bare) != nil {
-			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
-			return 1
-		}
+	if err := spec.bind(b.Options, false); err != nil {
+		return p.fail(err)
 	}
 	if cl.command == "help" {
 		out := p.log.Out()
@@ -378,19 +167,19 @@ func (p *program) runBuiltin(inv *invocation, b engine.Builtin) int {
 			}
 		}
 	}
-	cfg := inv.cfg
+	cfg := spec.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
 		RandSeed: cfg.RandSeed, Log: p.log})
 	if err != nil {
 		return p.fail(err)
 	}
-	return p.runCommand(inv, t, b.Options)
+	return p.runCommand(spec, t, b.Options, nil)
 }
 
 // scriptEnv is what every Lua state of the run shares; nil after a FATAL
 // line.
-func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
-	cfg, values := inv.cfg, inv.values
+func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
+	cfg, values := spec.cfg, spec.values
 	mode, err := psMode(values)
 	if err != nil {
 		p.fail(err)
@@ -400,12 +189,12 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
 			DryRun: values.Bool("db-dry-run"), Threads: cfg.Threads, Log: p.log},
-		Log: p.log, Out: p.log.Out(), Rand: inv.rand, Threads: cfg.Threads, TidOffset: inv.tidOffset,
-		Argv: append([]string{"sysbench"}, inv.args...),
+		Log: p.log, Out: p.log.Out(), Rand: spec.rand, Threads: cfg.Threads, TidOffset: spec.tidOffset,
+		Argv: append([]string{"sysbench"}, spec.args...),
 		// The reference's sysbench.version_string is its VERSION_STRING,
 		// without the banner's parenthesis (its own test suite checks it).
-		Command: inv.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
-		Declared: inv.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
+		Command: spec.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
+		Declared: spec.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
 		StatementStats: values.Bool("statement-stats"),
 		Background:     boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
@@ -414,8 +203,8 @@ func (p *program) scriptEnv(inv *invocation) *luaapi.Env {
 
 // runStdinScript reads a script from standard input and runs its body, as
 // the reference does when no test name is given (or "-"); no command runs.
-func (p *program) runStdinScript(inv *invocation) int {
-	env := p.scriptEnv(inv)
+func (p *program) runStdinScript(spec *runSpec) int {
+	env := p.scriptEnv(spec)
 	if env == nil {
 		return 1
 	}
@@ -431,53 +220,33 @@ func (p *program) runStdinScript(inv *invocation) int {
 	return 0
 }
 
-// runScript loads a Lua script, reads the options it declares and runs the
+// runScript loads a Lua script, binds the options it declares and runs the
 // command.
-func (p *program) runScript(inv *invocation) int {
-	cl, values, cfg := inv.cl, inv.values, inv.cfg
-	env := p.scriptEnv(inv)
+func (p *program) runScript(spec *runSpec) int {
+	env := p.scriptEnv(spec)
 	if env == nil {
 		return 1
 	}
 	if f := p.driverFactory(env.DriverName); f != nil && f.Wait != nil {
 		w := f.Wait(env.DriverConfig)
-		cfg.BlockingWorkers, cfg.PolledWorkers = w == drivers.WaitBlocking, w == drivers.WaitPolled
+		spec.cfg.BlockingWorkers, spec.cfg.PolledWorkers = w == drivers.WaitBlocking, w == drivers.WaitPolled
 	}
-	s, err := luaapi.Load(env, cl.testname)
+	s, err := luaapi.Load(env, spec.cl.testname)
 	if err != nil {
 		return p.fail(err)
 	}
 	defer s.Close()
-	sk := declare(values, s.Options())
-	for _, g := range inv.unknown {
-		o, ok := sk[options.Canonical(g.name)]
-		if !ok {
-			if s.DeclaresOptions() {
-				fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
-				return 1
-			}
-			// A 0.5-era script: unknown options become globals.
-			val := g.val
-			if g.bare {
-				val = "on"
-			}
-			values.Set(g.name, val)
-			continue
-		}
-		if err := setValue(values, o, g.val, g.bare); err != nil {
-			fmt.Fprintf(p.stderr, "invalid option: %s\n", g.raw)
-			return 1
-		}
+	if err := spec.bind(s.Options(), !s.DeclaresOptions()); err != nil {
+		return p.fail(err)
 	}
-	if cl.command == "" {
+	if spec.cl.command == "" {
 		return 0
 	}
+	cfg := spec.cfg
 	s.SetRate(cfg.Rate > 0)
 	s.SetMaxTries(cfg.MaxTries)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
-	inv.cfg.BlockingWorkers, inv.cfg.PolledWorkers = cfg.BlockingWorkers, cfg.PolledWorkers
-	inv.env = env
-	return p.runCommand(inv, s, s.Options())
+	return p.runCommand(spec, s, s.Options(), env)
 }
 
 // driverFactory is the compiled-in driver of that name, nil for none.
@@ -497,39 +266,12 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// setValue stores a user-given value after checking it has the kind's
-// shape (the reference rejects e.g. a bare non-boolean option).
-func setValue(v *options.Values, o options.Option, val string, bare bool) error {
-	if o.Kind == options.Bool {
-		if bare {
-			val = "on"
-		}
-		b, err := options.ParseBool(val)
-		if err != nil {
-			if o.Words {
-				v.Set(o.Name, val)
-				return nil
-			}
-			return err
-		}
-		if b {
-			val = "on"
-		} else {
-			val = "off"
-		}
-	} else if bare {
-		return fmt.Errorf("option --%s needs a value", o.Name)
-	}
-	v.Set(o.Name, val)
-	return nil
-}
-
 // runCommand dispatches run / prepare / cleanup / help / custom commands.
 // testOpts are the test's own options (for the results file).
-func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.Option) int {
-	command := inv.cl.command
+func (p *program) runCommand(spec *runSpec, t engine.Test, testOpts []options.Option, env *luaapi.Env) int {
+	command := spec.cl.command
 	if command == "run" {
-		return p.runTest(inv, t, testOpts)
+		return p.runTest(spec, t, testOpts, env)
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {
@@ -556,21 +298,21 @@ func (p *program) runCommand(inv *invocation, t engine.Test, testOpts []options.
 // runTest runs the test's "run" command: the run, the error that ended
 // it, the final report, done(), the statement table and the thresholds,
 // and the results file, which is written however the run ended.
-func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Option) int {
-	server := p.openServerStats(inv)
-	res := p.resultsOf(inv, t, testOpts, time.Now())
-	outs, err := p.openOutputs(inv, server, res)
+func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Option, env *luaapi.Env) int {
+	server := p.openServerStats(spec, env)
+	res := p.resultsOf(spec, t, testOpts, time.Now())
+	outs, err := p.openOutputs(spec, server, res)
 	if err != nil {
 		return p.fail(err)
 	}
-	cfg := inv.cfg
+	cfg := spec.cfg
 	cfg.Reporters = outs.reporters
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
 	var ctl *control.Instance
-	if addr := inv.values.String("metrics-addr"); addr != "" {
-		srv, err := live.Listen(addr, liveInfo(inv, t))
+	if addr := spec.values.String("metrics-addr"); addr != "" {
+		srv, err := live.Listen(addr, liveInfo(spec, t, env))
 		if err != nil {
 			outs.abort()
 			return p.fail(err)
@@ -578,7 +320,7 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		defer srv.Close()
 		cfg.Live = srv.Attach
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
-		ctl = p.openEndpoint(inv, srv, &cfg, res)
+		ctl = p.openEndpoint(spec, srv, &cfg, res)
 	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
 	st := &exitStatus{}
@@ -609,14 +351,14 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		// its status is the run's.
 		st.add("interrupted")
 	}
-	ended(inv, res, time.Now())
+	ended(env, res, time.Now())
 	if server != nil && outs.whole != nil {
 		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
 		report.WriteServer(p.log.Writer(logging.Notice), res.Server)
 	}
-	p.record(st, p.statementStats(inv, t, res))
-	if len(inv.thresholds) > 0 && outs.whole != nil {
-		res.Thresholds = report.CheckThresholds(inv.thresholds, outs.whole)
+	p.record(st, p.statementStats(spec, t, res))
+	if len(spec.thresholds) > 0 && outs.whole != nil {
+		res.Thresholds = report.CheckThresholds(spec.thresholds, outs.whole)
 		report.WriteThresholds(p.log.Writer(logging.Notice), res.Thresholds)
 		for _, r := range res.Thresholds {
 			if !r.Pass {
@@ -640,17 +382,17 @@ func (p *program) runTest(inv *invocation, t engine.Test, testOpts []options.Opt
 		st.add("completed")
 	}
 	p.record(st, outs.close(res, st.code, st.reasons, p.log.Fatals()))
-	p.record(st, p.serveResults(inv, ctl))
+	p.record(st, p.serveResults(spec, ctl))
 	return st.code
 }
 
 // liveInfo names the run in --metrics-addr's metrics.
-func liveInfo(inv *invocation, t engine.Test) live.Info {
-	info := live.Info{Test: t.Name(), Version: currentBuild().Version, Threads: inv.cfg.Threads}
-	if inv.env != nil {
-		info.Driver = inv.env.DriverName
+func liveInfo(spec *runSpec, t engine.Test, env *luaapi.Env) live.Info {
+	info := live.Info{Test: t.Name(), Version: currentBuild().Version, Threads: spec.cfg.Threads}
+	if env != nil {
+		info.Driver = env.DriverName
 	}
-	if in := inv.instance; in.N > 1 {
+	if in := spec.instance; in.N > 1 {
 		info.Instance, info.Instances = in.K, in.N
 	}
 	return info
@@ -686,15 +428,15 @@ func (p *program) record(st *exitStatus, err error) {
 }
 
 // statementStats prints --statement-stats' table and puts it in res.
-func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Results) error {
+func (p *program) statementStats(spec *runSpec, t engine.Test, res *report.Results) error {
 	s, ok := t.(*luaapi.Script)
-	if !ok || !inv.values.Bool("statement-stats") {
+	if !ok || !spec.values.Bool("statement-stats") {
 		return nil
 	}
 	list, running := s.Statements()
-	report.WriteStatements(p.log.Writer(logging.Notice), list, inv.cfg.Percentiles, running)
+	report.WriteStatements(p.log.Writer(logging.Notice), list, spec.cfg.Percentiles, running)
 	var err error
-	res.Statements, err = report.NewStatementResults(list, inv.cfg.Percentiles)
+	res.Statements, err = report.NewStatementResults(list, spec.cfg.Percentiles)
 	return err
 }
 
@@ -703,6 +445,7 @@ func (p *program) statementStats(inv *invocation, t engine.Test, res *report.Res
 func (p *program) fail(err error) int {
 	for _, e := range engine.Leaves(err) {
 		var plain plainError
+		var usage usageError
 		var line interruptLine
 		var ce *luaapi.CommandError
 		var in *engine.Interrupt
@@ -717,6 +460,8 @@ func (p *program) fail(err error) int {
 			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
 		case errors.As(e, &ce):
 			fmt.Fprintln(p.stderr, ce.Msg)
+		case errors.As(e, &usage):
+			fmt.Fprintln(p.stderr, usage.msg)
 		default:
 			p.log.Fatalf("%v", e)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/dryrun"
 	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/luaapi"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -22,15 +23,15 @@ import (
 // (report.CheckOutputAs): each in its format, and neither one of the
 // run's inputs nor the other's file. With one of them "-", the text
 // output moves to standard error, leaving standard output to the data.
-func (p *program) checkOutputs(inv *invocation) error {
-	inv.outputs = map[string]*report.Output{}
-	inputs := runInputs(inv)
+func (spec *runSpec) checkOutputs() error {
+	spec.outputs = map[string]*report.Output{}
+	inputs := runInputs(spec)
 	var toStdout int
 	for _, o := range []struct {
 		name   string
 		format report.Format
 	}{{"results", report.JSON}, {"intervals-csv", report.CSV}} {
-		path := inv.values.String(o.name)
+		path := spec.values.String(o.name)
 		if path == "" {
 			continue
 		}
@@ -41,10 +42,10 @@ func (p *program) checkOutputs(inv *invocation) error {
 		if err != nil {
 			return fmt.Errorf("--%s: %w", o.name, err)
 		}
-		if r := inv.outputs["results"]; r != nil && !out.IsStdout() && out.Is(r.Path) {
+		if r := spec.outputs["results"]; r != nil && !out.IsStdout() && out.Is(r.Path) {
 			return fmt.Errorf("--results and --intervals-csv name the same file ('%s', '%s')", r.Path, path)
 		}
-		inv.outputs[o.name] = out
+		spec.outputs[o.name] = out
 		if out.IsStdout() {
 			toStdout++
 		}
@@ -52,37 +53,35 @@ func (p *program) checkOutputs(inv *invocation) error {
 	if toStdout > 1 {
 		return errors.New("--results and --intervals-csv cannot both be standard output (-)")
 	}
-	if toStdout == 1 {
-		p.textToStderr()
-	}
+	spec.textToStderr = toStdout == 1
 	return nil
 }
 
 // runInputs are the files a run reads: the script named, the config
 // files, the files of the options that name one (--mysql-ssl-ca, ...),
 // and the SQLite database.
-func runInputs(inv *invocation) []report.Input {
+func runInputs(spec *runSpec) []report.Input {
 	var in []report.Input
-	if t := inv.cl.testname; t != "" && t != "-" {
+	if t := spec.cl.testname; t != "" && t != "-" {
 		if st, err := os.Stat(t); err == nil && st.Mode().IsRegular() {
 			in = append(in, report.Input{Path: t, What: "the script"})
 		}
 	}
-	for _, o := range inv.cl.opts {
+	for _, o := range spec.cl.opts {
 		if options.Canonical(o[0]) == "config_file" {
 			in = append(in, report.Input{Path: o[1], What: "the --config-file"})
 		}
 	}
-	for _, o := range inv.declared {
+	for _, o := range spec.declared {
 		if o.Kind != options.File || o.Name == "results" || o.Name == "intervals-csv" || o.Name == "config-file" {
 			continue
 		}
-		if v := inv.values.String(o.Name); v != "" {
+		if v := spec.values.String(o.Name); v != "" {
 			in = append(in, report.Input{Path: v, What: "--" + o.Name + "'s file"})
 		}
 	}
-	if inv.values.String("db-driver") == "sqlite" {
-		in = append(in, report.Input{Path: inv.values.String("sqlite-db"), What: "the SQLite database (--sqlite-db)"})
+	if spec.values.String("db-driver") == "sqlite" {
+		in = append(in, report.Input{Path: spec.values.String("sqlite-db"), What: "the SQLite database (--sqlite-db)"})
 	}
 	return in
 }
@@ -100,8 +99,8 @@ type outputs struct {
 
 // openOutputs opens the run's outputs; head is the results file's
 // beginning, what is known of the run before it starts (resultsOf).
-func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *report.Results) (*outputs, error) {
-	cfg := inv.cfg
+func (p *program) openOutputs(spec *runSpec, server *telemetry.Sampler, head *report.Results) (*outputs, error) {
+	cfg := spec.cfg
 	o := &outputs{}
 	o.reporters = append(o.reporters, finalRun{&o.whole})
 	if server != nil {
@@ -110,7 +109,7 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *
 		o.server = server
 		o.reporters = append(o.reporters, server)
 	}
-	if out := inv.outputs["results"]; out != nil {
+	if out := spec.outputs["results"]; out != nil {
 		stream, err := report.NewResultsStream(out, p.stdout, head)
 		if err != nil {
 			return nil, fmt.Errorf("--results: %w", err)
@@ -118,7 +117,7 @@ func (p *program) openOutputs(inv *invocation, server *telemetry.Sampler, head *
 		o.recorder = &report.Recorder{Percentiles: cfg.Percentiles, Rate: cfg.Rate > 0, Stream: stream}
 		o.reporters = append(o.reporters, o.recorder)
 	}
-	if out := inv.outputs["intervals-csv"]; out != nil {
+	if out := spec.outputs["intervals-csv"]; out != nil {
 		f, err := out.Create(p.stdout)
 		if err != nil {
 			o.abort()
@@ -189,8 +188,8 @@ func (f finalRun) Report(r *report.Report) {
 
 // resultsOf describes the run for its results file, as far as it is known
 // when the run starts; ended says the rest.
-func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.Option, start time.Time) *report.Results {
-	cfg, v := inv.cfg, inv.values
+func (p *program) resultsOf(spec *runSpec, t engine.Test, testOpts []options.Option, start time.Time) *report.Results {
+	cfg, v := spec.cfg, spec.values
 	host, _ := os.Hostname()
 	b := currentBuild()
 	r := &report.Results{
@@ -200,9 +199,9 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		RunID:       report.NewRunID(),
 		Host:        report.Host{Name: host, CPUs: runtime.NumCPU(), OS: runtime.GOOS, Arch: runtime.GOARCH},
 		Start:       start.UTC(),
-		CommandLine: report.RedactArgs(inv.args),
+		CommandLine: report.RedactArgs(spec.args),
 		Options:     map[string]string{},
-		Workload:    report.Workload{Test: t.Name(), Command: inv.cl.command, Options: map[string]string{}},
+		Workload:    report.Workload{Test: t.Name(), Command: spec.cl.command, Options: map[string]string{}},
 		Settings: report.Settings{Threads: cfg.Threads, TimeSeconds: cfg.Time.Seconds(), Events: cfg.Events,
 			Rate: cfg.Rate, WarmupSeconds: cfg.Warmup.Seconds(), ReportIntervalSec: cfg.ReportInterval.Seconds(),
 			Percentiles: cfg.Percentiles, RandSeed: cfg.RandSeed, MaxTries: cfg.MaxTries},
@@ -214,9 +213,9 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 		at := cfg.StartAt.UTC()
 		r.Settings.StartAt = &at
 	}
-	r.Instance = inv.instance.record(inv.tidOffset)
+	r.Instance = spec.instance.record(spec.tidOffset)
 	names := map[string]string{} // canonical -> as declared
-	for _, o := range append(append([]options.Option{}, inv.declared...), testOpts...) {
+	for _, o := range append(append([]options.Option{}, spec.declared...), testOpts...) {
 		names[options.Canonical(o.Name)] = o.Name
 	}
 	display := func(k string) string {
@@ -239,10 +238,10 @@ func (p *program) resultsOf(inv *invocation, t engine.Test, testOpts []options.O
 
 // ended completes the results of a run that ended at end: its end, and
 // the databases it used.
-func ended(inv *invocation, r *report.Results, end time.Time) {
+func ended(env *luaapi.Env, r *report.Results, end time.Time) {
 	r.End = end.UTC()
-	if inv.env != nil && inv.env.UsedSQL() {
-		drv, version := inv.env.Server()
+	if env != nil && env.UsedSQL() {
+		drv, version := env.Server()
 		name := strings.Join(drv, ",")
 		r.Workload.Driver = name
 		r.Driver = &report.Driver{Name: name, ServerVersion: version}
@@ -253,9 +252,8 @@ func ended(inv *invocation, r *report.Results, end time.Time) {
 // main opens (and hands to the script) so that the sampler watches the
 // server the workers talk to; nil, with a warning, where no server can be
 // watched.
-func (p *program) openServerStats(inv *invocation) *telemetry.Sampler {
-	env := inv.env
-	if env == nil || !inv.values.Bool("server-stats") {
+func (p *program) openServerStats(spec *runSpec, env *luaapi.Env) *telemetry.Sampler {
+	if env == nil || !spec.values.Bool("server-stats") {
 		return nil
 	}
 	f := p.driverFactory(env.DriverName)
@@ -281,6 +279,6 @@ func (p *program) openServerStats(inv *invocation) *telemetry.Sampler {
 		p.log.Warnf("%v", err)
 		return nil
 	}
-	pid, _ := inv.values.Int("server-pid")
+	pid, _ := spec.values.Int("server-pid")
 	return telemetry.New(p.ctx, obs, int(pid), p.log)
 }

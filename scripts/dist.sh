@@ -19,7 +19,7 @@ DIST=${DIST:-dist}
 TARGETS=${TARGETS:-linux/amd64 linux/arm64 darwin/arm64 darwin/amd64}
 version=${VERSION:-}
 if [ -z "$version" ]; then
-	version=v$(sed -n 's/^\tVersion *= "\(.*\)"$/\1/p' version.go)
+	version=v$(sed -n 's/^\tVersion *= "\(.*\)"$/\1/p' cli/version.go)
 fi
 date=${DATE:-1970-01-01T00:00:00Z}
 mkdir -p "$DIST"
