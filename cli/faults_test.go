@@ -853,4 +853,41 @@ func TestTimeBoundsEvents(t *testing.T) {
 			t.Errorf("no final report:\n%s", out)
 		}
 	})
+	// The bound is on events: a thread_done that works past both grace
+	// periods (a bulk insert's last rows) runs to its end, as the
+	// reference's does.
+	t.Run("slow thread_done", func(t *testing.T) {
+		t.Parallel()
+		args := []string{"testdata/scripts/slow_thread_done.lua", "--db-driver=sqlite",
+			"--sqlite-db=" + filepath.Join(t.TempDir(), "done.db"), "--threads=2"}
+		if out, code := runCLI(t, append(args, "prepare")...); code != 0 {
+			t.Fatalf("prepare: exit %d\n%s", code, out)
+		}
+		out, code := runBounded(t, append(args, "--time=1", "--slow=6", "run")...)
+		noPanic(t, out)
+		if code != 0 || strings.Contains(out, "FATAL") || strings.Contains(out, "WARNING") {
+			t.Fatalf("exit %d, want 0 without FATAL or WARNING lines\n%s", code, out)
+		}
+		rows := runSQLite(t, args, "SELECT COUNT(*) FROM slow_done")
+		if rows != "2" {
+			t.Errorf("%s rows written by thread_done, want 2 (one a worker)\n%s", rows, out)
+		}
+	})
+}
+
+// runSQLite runs query on the SQLite database of args with a script and
+// returns the first column of its first row.
+func runSQLite(t *testing.T, args []string, query string) string {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "query.lua")
+	body := "print('row=' .. tostring(sysbench.sql.driver():connect():query_row([[" + query + "]])))\n"
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, append([]string{script}, args[1:]...)...)
+	_, row, ok := strings.Cut(out, "row=")
+	if code != 0 || !ok {
+		t.Fatalf("%s: exit %d\n%s", query, code, out)
+	}
+	return strings.TrimSpace(row)
 }

@@ -166,7 +166,7 @@ func TestSQLAPI(t *testing.T) {
 				// the reference counts the script's 6 failed queries, and
 				// neither its failed prepares nor its calls on a closed
 				// connection.
-				out, code = runCLI(t, append([]string{"luaapi/testdata/sql_misuse.lua", "--events=1", "run"}, conn...)...)
+				out, code = runCLI(t, append([]string{"../luaapi/testdata/sql_misuse.lua", "--events=1", "run"}, conn...)...)
 				if code != 0 || !strings.Contains(out, "ignored errors:                      6 ") ||
 					!strings.Contains(out, "reconnects:                          0 ") {
 					t.Errorf("sql_misuse.lua: exit %d, want 6 errors and no reconnect counted\n%s", code, out)

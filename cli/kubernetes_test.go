@@ -35,7 +35,7 @@ func TestDeployExample(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	const file = "deploy/kubernetes/example.yaml"
+	const file = "../deploy/kubernetes/example.yaml"
 	if *updateExample {
 		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 			t.Fatal(err)

@@ -501,14 +501,17 @@ func (r *runState) startBackground() (cancel func(), wait func()) {
 // --time bounds the run whatever its events do. When it is up, an event
 // restarting after ignored errors ends (uncounted) at its next try; the
 // events still running cutoffGrace later have what they wait for (their
-// queries) cancelled and end uncounted too; workers still busy another
+// queries) cancelled and end uncounted too; events still running another
 // cutoffGrace later (a Lua loop) are abandoned, as by a forced shutdown.
-// An explicit --forced-shutdown replaces these two steps.
+// Both steps look at events only: a worker past its last event runs its
+// thread_done to the end (a bulk insert's last rows), as the reference's
+// does. An explicit --forced-shutdown replaces these two steps.
 func (r *runState) wait() (endNS int64, forced bool) {
 	cfg := r.cfg
 	done := make(chan struct{})
 	go func() { r.doneWG.Wait(); close(done) }()
 	var forcedAt, timeUp, cutoff <-chan time.Time
+	bounding := false // forcedAt is --time's bound on events, not --forced-shutdown
 	if cfg.ForcedShutdown >= 0 && cfg.Time > 0 {
 		forcedAt = time.After(cfg.Warmup + cfg.Time + cfg.ForcedShutdown)
 	}
@@ -545,9 +548,15 @@ wait:
 			}
 		case <-cutoff:
 			cutoff = nil
-			r.cutOff()
-			forcedAt = time.After(cutoffGrace(cfg.Time))
+			if r.eventsRunning() > 0 {
+				r.cutOff()
+				forcedAt, bounding = time.After(cutoffGrace(cfg.Time)), true
+			}
 		case <-forcedAt:
+			if bounding && r.eventsRunning() == 0 {
+				forcedAt = nil // only thread_done or done() left: theirs to finish
+				continue
+			}
 			forced = true
 			break wait
 		}
@@ -570,12 +579,7 @@ func cutoffGrace(t time.Duration) time.Duration { return max(time.Second, t/10) 
 // cutOff cancels what the events still running wait for (their queries,
 // through the test's context): they end uncounted, with a warning.
 func (r *runState) cutOff() {
-	running := 0
-	for _, h := range r.reg.Handles() {
-		if h.Running() {
-			running++
-		}
-	}
+	running := r.eventsRunning()
 	r.cut.Store(true)
 	if running > 0 {
 		what := "events"
@@ -585,6 +589,17 @@ func (r *runState) cutOff() {
 		r.log.Warnf("%d %s still running %s after --time cancelled: not counted", running, what, cutoffGrace(r.cfg.Time))
 	}
 	r.cutTest(errTimeUp)
+}
+
+// eventsRunning counts the workers inside an event.
+func (r *runState) eventsRunning() int {
+	running := 0
+	for _, h := range r.reg.Handles() {
+		if h.Running() {
+			running++
+		}
+	}
+	return running
 }
 
 // errTimeUp is the cause of the test's context cut off after --time.
