@@ -30,7 +30,7 @@ func warnings(s *Summary, cpus int) []Warning {
 }
 
 // steadyWarnings flag cells measured before their rate was steady: a
-// series that had not settled in its first half, or one that settled
+// series that was still changing (stats.SteadyState), or one that settled
 // after the measured window began (a longer warm-up leaves that part out).
 func steadyWarnings(s *Summary) []Warning {
 	var out []Warning
@@ -41,7 +41,7 @@ func steadyWarnings(s *Summary) []Warning {
 		}
 		msg := fmt.Sprintf("cell %s (%s, %s, %s, round %d) was measured before it was steady: ", c.ID, c.Target, c.Workload, plural(c.Threads, "thread"), c.Round)
 		if !st.Steady {
-			msg += fmt.Sprintf("its %s did not settle in the first half of its %d s", s.Rate, int(math.Round(c.measuredS())))
+			msg += fmt.Sprintf("its %s was still changing over its %d s", s.Rate, int(math.Round(c.measuredS())))
 		} else {
 			msg += fmt.Sprintf("its %s settled %g s into the measured run, %+.1f%% before that; a warm-up of %g s or more leaves that out", s.Rate, st.StartSeconds, 100*st.WarmupDifference, math.Ceil(st.StartSeconds))
 		}

@@ -19,7 +19,8 @@ const DefaultAutoWarmupMax = 60 * time.Second
 
 // autoWarmup watches the throughput during --warmup-time=auto: the warm-up
 // ends at the first sample after which MSER-5 over every sample so far
-// finds the run steady (its cut in the first half of what it has seen).
+// finds the run steady (no trend after its cut in the first half of what it
+// has seen).
 type autoWarmup struct {
 	sample time.Duration
 	tps    []float64

@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // BatchSize is MSER-5's: intervals are averaged in batches of 5 before the
@@ -13,6 +15,14 @@ const BatchSize = 5
 // quarter of them when that is more): the statistic of the last few
 // batches is mostly chance.
 const tailBatches = 5
+
+// trendLevel and trendTolerance decide that the batches after MSER's cut
+// still change: a least-squares slope significant at 1% (two-sided) that
+// moves the throughput by more than 5% over them.
+const (
+	trendLevel     = 0.99
+	trendTolerance = 0.05
+)
 
 // MinBatches is the fewest whole batches SteadyState accepts (60
 // intervals): with fewer, half the series is too little to search.
@@ -50,14 +60,16 @@ type Steady struct {
 //	MSER(d) = Σ_{j>d} (Z_j − Z̄_d)² / (k − d)²
 //
 // the variance of the remaining mean, which falls as biased warm-up batches
-// are cut and rises again as good data is thrown away. d is searched up to
-// the last quarter of the k batches (at least 5 are kept: the statistic of
-// the last few is mostly chance). A minimum past half the batches is the
-// usual diagnostic of a series that has not settled: Steady is false. A
-// minimum in the first half is then moved back over the batches just
-// before it that lie within 4 standard deviations of the steady batches:
-// over a stationary stretch MSER's minimum wanders, and without this step
-// about one series of pure noise in five is cut more than a batch late.
+// are cut and rises again as good data is thrown away. d is searched in
+// the first half of the k batches, as MSER's authors do. A minimum at the
+// edge of that half, with the minimum over a longer search (up to the last
+// quarter, at least 5 batches kept: the statistic of the last few is
+// mostly chance) beyond it, is the diagnostic of a series that has not
+// settled: Steady is false. A steady cut is then moved back over the
+// batches just before it that lie within 4 standard deviations of the
+// steady batches: over a stationary stretch MSER's minimum wanders, and
+// without this step about one series of pure noise in five is cut more
+// than a batch late.
 func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 	if err := checkSeries(intervals, intervalSeconds); err != nil {
 		return Steady{}, err
@@ -75,17 +87,20 @@ func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 	}
 	mser := msers(z)
 	half := k / 2
-	cut := 0
-	for d := 1; d <= k-max(tailBatches, k/4); d++ {
-		// A relative margin keeps a flat series at its first minimum
-		// instead of a rounding error's later one.
-		if mser[d] < mser[cut]*(1-1e-9) {
-			cut = d
-		}
-	}
-	steady := cut <= half
+	// The minimum within the first half (MSER's usual search) and over
+	// the whole search: the run has not settled when the first half's
+	// lies at its edge, still falling, and the whole search's beyond it.
+	// Either alone is chance too often: over a stationary stretch MSER's
+	// minimum wanders, into the second half as often as not.
+	cut := argmin(mser, half)
+	change, trending := trend(z[cut:])
+	steady := !trending
 	if steady {
 		cut = walkBack(z, cut)
+	} else {
+		// Where MSER's minimum falls over a longer search says where
+		// the change ends, if it does within the run.
+		cut = argmin(mser, k-max(tailBatches, k/4))
 	}
 	s := Steady{Steady: steady, Start: cut * BatchSize, Batches: k}
 	s.StartSeconds = float64(s.Start) * intervalSeconds
@@ -100,9 +115,65 @@ func SteadyState(intervals []float64, intervalSeconds float64) (Steady, error) {
 		}
 	}
 	if !s.Steady {
-		s.Reason = fmt.Sprintf("no steady state in the first half of the run (MSER-5's minimum is at %s, in the second half): the throughput is still changing, or the run is too short to tell", secs(s.StartSeconds))
+		s.Reason = fmt.Sprintf("the throughput still changes after the first half's best cut (%+.1f%% over the rest of the run, a significant trend): it has not settled, or settles later (MSER-5's minimum over the run is at %s)", 100*change, secs(s.StartSeconds))
 	}
 	return s, nil
+}
+
+// trend fits a straight line to the batch means z by least squares and
+// returns the relative change it makes over them (the line's rise from
+// the first batch to the last, over their mean) and whether that change
+// is a trend: a slope significant at trendLevel that moves more than
+// trendTolerance. Batch means of 5 are close to independent, which the
+// t test assumes; the tolerance keeps a tiny but significant slope of a
+// long quiet run steady.
+func trend(z []float64) (change float64, trending bool) {
+	n := float64(len(z))
+	if len(z) < 3 {
+		return 0, false
+	}
+	var mx, my float64
+	for i, v := range z {
+		mx += float64(i)
+		my += v
+	}
+	mx, my = mx/n, my/n
+	var sxx, sxy float64
+	for i, v := range z {
+		dx := float64(i) - mx
+		sxx += dx * dx
+		sxy += dx * (v - my)
+	}
+	slope := sxy / sxx
+	var sse float64
+	for i, v := range z {
+		r := v - (my + slope*(float64(i)-mx))
+		sse += r * r
+	}
+	if my <= 0 {
+		return 0, false
+	}
+	change = slope * (n - 1) / my
+	se := math.Sqrt(sse / (n - 2) / sxx)
+	if se == 0 {
+		return change, math.Abs(change) > trendTolerance
+	}
+	t := math.Abs(slope / se)
+	crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 2}.Quantile(1 - (1-trendLevel)/2)
+	return change, t > crit && math.Abs(change) > trendTolerance
+}
+
+// argmin is the d in [0, last] where mser is least, the first of equal
+// ones: a relative margin keeps a flat series at its first minimum instead
+// of a rounding error's later one.
+func argmin(mser []float64, last int) int {
+	cut := 0
+	for d := 1; d <= last; d++ {
+		if mser[d] < mser[cut]*(1-1e-9) {
+			cut = d
+		}
+	}
+	return cut
 }
 
 // walkBack moves the cut back over the batches just before it that are

@@ -82,7 +82,7 @@ func TestSteadyStateChangePoint(t *testing.T) {
 
 // TestSteadyStateNotSteady: a series that keeps rising (or falling), or
 // settles only in its second half, is not steady; stationary noise almost
-// never looks so.
+// never looks so (the trend test's 1% level and 5% tolerance together).
 func TestSteadyStateNotSteady(t *testing.T) {
 	trend := func(seed uint64, from, to float64) []float64 {
 		r := newRand(seed)
@@ -107,7 +107,8 @@ func TestSteadyStateNotSteady(t *testing.T) {
 			}
 		}
 	}
-	// A slow drift, +10% over 300 intervals, is caught about 2 times in 3.
+	// A slow drift, +10% over 300 intervals, is caught more often than
+	// not (59% when this was written).
 	caught := 0
 	for seed := range uint64(trials) {
 		s, err := SteadyState(trend(seed+9000, 900, 1000), 1)
@@ -120,7 +121,7 @@ func TestSteadyStateNotSteady(t *testing.T) {
 	}
 	rate := float64(caught) / trials
 	t.Logf("a 10%% drift over 300 intervals: not steady %.1f%% of the time", 100*rate)
-	if rate < 0.6 {
+	if rate < 0.55 {
 		t.Errorf("a 10%% drift over 300 intervals caught %.1f%% of the time", 100*rate)
 	}
 	// Stationary noise: how often MSER-5 wrongly says "not steady" (the
@@ -128,7 +129,7 @@ func TestSteadyStateNotSteady(t *testing.T) {
 	for _, c := range []struct {
 		n   int
 		max float64
-	}{{60, 0.08}, {100, 0.13}, {150, 0.0575}, {300, 0.0055}, {600, 0.001}} {
+	}{{60, 0.0005}, {100, 0.0005}, {150, 0.0005}, {300, 0.0005}, {600, 0.0005}} {
 		wrong := 0
 		for seed := range uint64(trials) {
 			s, err := SteadyState(series(seed+5000, 0, c.n, 1, 0.05), 1)
@@ -188,7 +189,7 @@ func TestSteadyStateEdges(t *testing.T) {
 }
 
 func TestSteadyJSON(t *testing.T) {
-	s, err := SteadyState(series(1, 100, 100, 0.5, 0.01), 1)
+	s, err := SteadyState(series(1, 150, 50, 0.5, 0.01), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
