@@ -101,6 +101,7 @@ func countStatus(m *compare.Manifest, status string) int {
 // tables, compare.json, manifest and HTML report checked against the
 // results files.
 func TestCompareMatrix(t *testing.T) {
+	t.Parallel()
 	// Databases of the test's own: compare refuses to drop tables it did
 	// not create, such as other tests' sbtest1.
 	my, pg := newFaultDB(t, "mysql"), newFaultDB(t, "pgsql")
@@ -807,6 +808,7 @@ options = { tables = 2 }
 // its two seconds in compare.json's series, the last one ending the run,
 // and no sliver of an interval.
 func TestCompareShortCellsKeepTheirLastInterval(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	matrix := filepath.Join(dir, "m.toml")
 	doc := fmt.Sprintf(`rounds = 4
@@ -939,6 +941,7 @@ func roundsOf(s *compare.Summary, target string) []float64 {
 // verdict's method, stats.Compare), the verdict's own words against its
 // 95% interval.
 func TestCompareConfidence(t *testing.T) {
+	t.Parallel()
 	same := confidenceMatrix(t, "pg_again", 300, 300)
 	v := tpsVerdict(t, same)
 	wide, err := stats.Compare(roundsOf(same, v.Next), roundsOf(same, v.Best), 0.999)

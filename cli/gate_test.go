@@ -44,6 +44,7 @@ func readGate(t *testing.T, path string) report.GateReport {
 // --rate far below the dry run's capacity with exit status 98, one line
 // per figure, a last FAIL line and the verdicts in --gate-json.
 func TestReportGate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := gateRounds(t, dir, "base", 3)
 	same := gateRounds(t, dir, "same", 3)

@@ -23,6 +23,7 @@ func stamps(out string) []string {
 // gave "[ warmup 2s ]", then "[ 1s ]" of 1 s, "[ 3s ]"; and with 1 s of
 // each, in about 2 runs of 5, "[ 0s ]" of 0 s.
 func TestWarmupIntervalsCountFromItsEnd(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		warmup, interval, time string
 		want                   []string
@@ -87,6 +88,7 @@ func TestWarmupScriptHookAndReportDefault(t *testing.T) {
 // workers start): the measured window begins after the slow part, and its
 // intervals all run at the fast rate.
 func TestWarmupAuto(t *testing.T) {
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
 	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
 		"--report-interval=1", "--results="+res, "run")
@@ -159,6 +161,7 @@ func TestWarmupTimeInvalid(t *testing.T) {
 // clock: it begins up to 1 s early) is the run's longest dip below half
 // the median.
 func TestVariationDip(t *testing.T) {
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
 	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
 		"--report-interval=1", "--results="+res, "run")
@@ -187,6 +190,7 @@ func TestVariationDip(t *testing.T) {
 // it: the steady state begins there, within one MSER-5 batch (5 s), said
 // after the final report and in the results file.
 func TestSteadyStateReported(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a 65 s run")
 	}
