@@ -244,10 +244,10 @@ func LineDiff(want, got string) string {
 }
 
 // ReferenceHelp returns sysbench 1.0.20's --help as recorded in the
-// repository's testdata (root is the path to the repository root).
+// command line's testdata (root is the path to the repository root).
 func ReferenceHelp(t testing.TB, root string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "testdata", "reference", "sysbench-1.0.20", "help.txt"))
+	b, err := os.ReadFile(filepath.Join(root, "cli", "testdata", "reference", "sysbench-1.0.20", "help.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
