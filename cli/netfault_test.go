@@ -199,8 +199,8 @@ func TestNetworkFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, _ := os.Getwd()
-	testdb := filepath.Join(root, "scripts", "testdb.sh")
+	cwd, _ := os.Getwd()
+	testdb := filepath.Join(cwd, "..", "scripts", "testdb.sh") // the repository's, from cli/
 	const serverPort, proxyPort = "15432", "16432"
 	// The ports are the namespace's: the suite's own servers (make test
 	// exports their ports) are outside it.

@@ -384,9 +384,16 @@ func (r *runState) worker(ctx context.Context, tid int) {
 		if err := r.work(ctx, w, st); err != nil && !r.interrupted() {
 			r.fail(err)
 		}
-		if err := w.Done(ctx); err != nil && !r.interrupted() {
+		// thread_done works under the run's context and the workers' own,
+		// not the one --time's bound cuts: its errors are its own, unless
+		// a signal caused them.
+		dctx, cancel := context.WithCancel(r.ctx)
+		stop := context.AfterFunc(ctx, cancel)
+		if err := w.Done(dctx); err != nil && r.ctx.Err() == nil {
 			r.fail(err)
 		}
+		stop()
+		cancel()
 		st.Flush() // an unfinished event's queries, thread_done's
 	}
 	r.threadsRun.Add(-1)

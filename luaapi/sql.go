@@ -95,12 +95,7 @@ func (c *sqlConn) dropResult() {
 	c.res.r, c.res.set = nil, false
 }
 
-func (c *sqlConn) ctx() context.Context {
-	if c.rt.env.Ctx != nil {
-		return c.rt.env.Ctx
-	}
-	return context.Background()
-}
+func (c *sqlConn) ctx() context.Context { return c.rt.queryCtx() }
 
 func (c *sqlConn) close() {
 	if c.closed {
@@ -341,10 +336,7 @@ func driverConnect(L *lua.LState) int {
 }
 
 func connect(L *lua.LState, rt *runtime, d drivers.Driver, name string) (*sqlConn, error) {
-	ctx := rt.env.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	ctx := rt.queryCtx()
 	conn, err := d.Connect(ctx)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package luaapi
 
 import (
+	"context"
 	"strings"
 	"sync"
 
@@ -33,6 +34,10 @@ type runtime struct {
 	jsonOpen bool
 	lj       *luajit.State // the language's side of the state
 	plan     *eventPlan    // run in place of its event function (see eventPlan)
+	// ctx, when set, is what the call running now queries under, in
+	// place of the run's (env.Ctx): thread_done's, which --time's bound
+	// on events does not cut.
+	ctx context.Context
 	// fatal is the code of a fatal query error not counted yet, while
 	// fatalPending (see countFailure).
 	fatal        string
@@ -53,6 +58,17 @@ func (rt *runtime) count(c metrics.Counter) {
 	if rt.stats != nil {
 		rt.stats.Inc(c)
 	}
+}
+
+// queryCtx is the context the state's queries run under.
+func (rt *runtime) queryCtx() context.Context {
+	switch {
+	case rt.ctx != nil:
+		return rt.ctx
+	case rt.env.Ctx != nil:
+		return rt.env.Ctx
+	}
+	return context.Background()
 }
 
 // countFailure counts a failed query as the reference's drivers do: a

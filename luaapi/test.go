@@ -269,7 +269,12 @@ func (w *worker) Init(ctx context.Context) error {
 	return err
 }
 
+// Done calls thread_done, its queries under ctx: the engine's for the
+// worker's end, which --time's bound on events does not cut (a bulk
+// insert's last rows).
 func (w *worker) Done(ctx context.Context) error {
+	w.rt.ctx = ctx
+	defer func() { w.rt.ctx = nil }()
 	_, _, err := callGlobal(w.L, "thread_done", w.tid)
 	w.rt.settleFatal(err == nil)
 	return err
