@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // stamps are the intermediate lines' "[ ... ]" prefixes, in order.
@@ -218,5 +222,46 @@ func TestSteadyStateReported(t *testing.T) {
 	}
 	if i, j := strings.Index(out, "Threads fairness:"), strings.Index(out, "Steady state:"); i < 0 || j < i {
 		t.Errorf("the steady-state line is not after the final report:\n%s", out)
+	}
+}
+
+// TestReportPrintsSteadiness: report prints a results file's steady state
+// and variation after its final report, as the run did, computed from the
+// run's intervals (stats) and kept in the file.
+func TestReportPrintsSteadiness(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	if out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--time=1", "--results="+path, "run"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	r := readResults(t, path)
+	// A run of 60 intervals, 10 of them slow, stands in for a minute's
+	// run: what the run would have written.
+	tps := make([]float64, 60)
+	for i := range tps {
+		tps[i] = 1000 + float64(i%3)
+		if i < 10 {
+			tps[i] = 500
+		}
+	}
+	s := report.MeasureSteadiness(tps, 1)
+	if s.Steady == nil || !s.Steady.Steady || s.Steady.Start != 10 {
+		t.Fatalf("the constructed run: %+v", s.Steady)
+	}
+	r.Steady, r.Variation = s.Steady, s.Variation
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runStreams(t, "report", path)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
+	}
+	want := "Steady state: from 10 s; the first 10 s ran 50.1% below\nVariation: CV "
+	if i, j := strings.Index(stdout, "Threads fairness:"), strings.Index(stdout, want); i < 0 || j < i {
+		t.Errorf("report does not print %q after the final report:\n%s", want, stdout)
 	}
 }
