@@ -205,15 +205,8 @@ script = "oltp_read_write"
 	checkManifest(t, out, man)
 
 	// The tables, from the results files.
-	var sum compare.Summary
-	b, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
-	checkGroups(t, out, man, &sum, second.out.String())
+	sum := readSummary(t, out)
+	checkGroups(t, out, man, sum, second.out.String())
 
 	// --report rebuilds the same tables without running.
 	rep := startCompare(t, "--report", "--dir="+out)
@@ -230,7 +223,7 @@ script = "oltp_read_write"
 
 	// The HTML report in a real browser.
 	charts := testenv.CheckHTMLReport(t, filepath.Join(out, compare.HTMLFile), filepath.Join(testenv.ArtifactDir(t), "compare-report.png"))
-	checkCharts(t, charts, &sum)
+	checkCharts(t, charts, sum)
 }
 
 func manCell(m *compare.Manifest, id string) *compare.CellState {
@@ -826,22 +819,7 @@ name = "ps"
 script = "oltp_point_select"
 options = { tables = 1, table-size = 100 }
 `, filepath.Join(dir, "a.db"))
-	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "cmp")
-	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
-	if code := run.wait(t); code != 0 {
-		t.Fatalf("exit %d:\n%s%s", code, run.out.String(), run.err.String())
-	}
-	var sum compare.Summary
-	b, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	_, sum := compareMatrix(t, matrix, doc, filepath.Join(dir, "cmp"))
 	if len(sum.Cells) != 8 {
 		t.Fatalf("%d cells, want 8", len(sum.Cells))
 	}
@@ -888,28 +866,13 @@ name = "ps"
 script = "oltp_point_select"
 options = { tables = 1, table-size = 100 }
 `, opts(a, rateA), name, opts(b, rateB))
-	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "cmp")
-	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
-	if code := run.wait(t); code != 0 {
-		t.Fatalf("exit %d:\n%s%s", code, run.out.String(), run.err.String())
-	}
-	var sum compare.Summary
-	b2, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b2, &sum); err != nil {
-		t.Fatal(err)
-	}
-	v := tpsVerdict(t, &sum)
+	run, sum := compareMatrix(t, matrix, doc, filepath.Join(dir, "cmp"))
+	v := tpsVerdict(t, sum)
 	if v.Change == nil || !strings.Contains(run.out.String(), v.Text()) {
 		t.Fatalf("%s: the TPS verdict %q has no interval or is not in the tables:\n%s", name, v.Text(), run.out.String())
 	}
 	t.Logf("%s: %s", name, v.Text())
-	return &sum
+	return sum
 }
 
 func tpsVerdict(t *testing.T, s *compare.Summary) compare.Verdict {
@@ -1002,4 +965,32 @@ func TestCompareRefusesMatrixInDir(t *testing.T) {
 		}
 		os.Remove(target)
 	}
+}
+
+// compareMatrix writes doc to matrix, runs compare on it into out, which
+// must succeed, and returns the run and its summary.
+func compareMatrix(t *testing.T, matrix, doc, out string) (*compareRun, *compare.Summary) {
+	t.Helper()
+	if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := startCompare(t, "--matrix="+matrix, "--dir="+out)
+	if code := run.wait(t); code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, run.out.String(), run.err.String())
+	}
+	return run, readSummary(t, out)
+}
+
+// readSummary reads the compare.json of the results directory out.
+func readSummary(t *testing.T, out string) *compare.Summary {
+	t.Helper()
+	var sum compare.Summary
+	b, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	return &sum
 }
