@@ -17,35 +17,39 @@ import (
 // 1.0.20 (/usr/share/sysbench) unchanged: prepare, run, cleanup on both
 // servers.
 func TestReferenceBundledScripts(t *testing.T) {
+	t.Parallel()
 	scripts, _ := filepath.Glob("/usr/share/sysbench/*.lua")
 	if len(scripts) == 0 {
 		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to run")
 	}
 	for _, db := range []string{"mysql", "pgsql"} {
-		conn := testenv.RequireServer(t, db).Args()
-		for _, script := range scripts {
-			name := filepath.Base(script)
-			if name == "oltp_common.lua" {
-				continue
+		t.Run(db, func(t *testing.T) {
+			t.Parallel()
+			conn := newFaultDB(t, db).args // a database of its own
+			for _, script := range scripts {
+				name := filepath.Base(script)
+				if name == "oltp_common.lua" {
+					continue
+				}
+				t.Run(name, func(t *testing.T) {
+					common := append([]string{script, "--tables=1", "--table-size=200", "--threads=2"}, conn...)
+					runCLI(t, append(common, "cleanup")...)
+					if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+						t.Fatalf("prepare: exit %d\n%s", code, out)
+					}
+					out, code := runCLI(t, append(common, "--time=1", "run")...)
+					if code != 0 {
+						t.Fatalf("run: exit %d\n%s", code, out)
+					}
+					if !strings.Contains(out, "SQL statistics:") || !strings.Contains(out, "transactions:") {
+						t.Errorf("run printed no SQL report:\n%s", out)
+					}
+					if out, code := runCLI(t, append(common, "cleanup")...); code != 0 {
+						t.Fatalf("cleanup: exit %d\n%s", code, out)
+					}
+				})
 			}
-			t.Run(db+"/"+name, func(t *testing.T) {
-				common := append([]string{script, "--tables=1", "--table-size=200", "--threads=2"}, conn...)
-				runCLI(t, append(common, "cleanup")...)
-				if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
-					t.Fatalf("prepare: exit %d\n%s", code, out)
-				}
-				out, code := runCLI(t, append(common, "--time=1", "run")...)
-				if code != 0 {
-					t.Fatalf("run: exit %d\n%s", code, out)
-				}
-				if !strings.Contains(out, "SQL statistics:") || !strings.Contains(out, "transactions:") {
-					t.Errorf("run printed no SQL report:\n%s", out)
-				}
-				if out, code := runCLI(t, append(common, "cleanup")...); code != 0 {
-					t.Fatalf("cleanup: exit %d\n%s", code, out)
-				}
-			})
-		}
+		})
 	}
 }
 

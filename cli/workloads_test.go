@@ -41,8 +41,11 @@ func TestBundledWorkloads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: skipped with -short")
 	}
+	// Its databases are its own: it runs beside the other tests bound by
+	// the clock.
+	t.Parallel()
 	// The databases run side by side. Not with t.Parallel: -parallel
-	// defaults to GOMAXPROCS, which would serialise them on a small machine,
+	// may be GOMAXPROCS, which would serialise them on a small machine,
 	// and the runs are bound by --time, not by CPU.
 	var wg sync.WaitGroup
 	for _, driver := range []string{"mysql", "pgsql", "sqlite"} {
