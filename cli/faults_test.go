@@ -832,7 +832,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 			if code != 0 || strings.Contains(out, "FATAL") {
 				t.Fatalf("exit %d, want 0 without FATAL lines\n%s", code, out)
 			}
-			if !strings.Contains(out, "WARNING: 1 event still running 1s after --time cancelled: not counted\n") {
+			if !strings.Contains(out, "WARNING: 1 event still running 5s after --time cancelled: not counted\n") {
 				t.Errorf("no warning about the cancelled event:\n%s", out)
 			}
 			if n := counter(t, out, "total number of events"); n != 0 {
@@ -863,7 +863,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 		if out, code := runCLI(t, append(args, "prepare")...); code != 0 {
 			t.Fatalf("prepare: exit %d\n%s", code, out)
 		}
-		out, code := runBounded(t, append(args, "--time=1", "--slow=6", "run")...)
+		out, code := runBounded(t, append(args, "--time=1", "--slow=24", "run")...)
 		noPanic(t, out)
 		if code != 0 || strings.Contains(out, "FATAL") || strings.Contains(out, "WARNING") {
 			t.Fatalf("exit %d, want 0 without FATAL or WARNING lines\n%s", code, out)

@@ -580,8 +580,9 @@ wait:
 }
 
 // cutoffGrace is how long the events still running when --time is up get
-// to end by themselves: a tenth of --time, at least a second.
-func cutoffGrace(t time.Duration) time.Duration { return max(time.Second, t/10) }
+// to end by themselves: a tenth of --time, at least 5 s (a long flush or a
+// checkpoint's stall is not a server that stopped answering).
+func cutoffGrace(t time.Duration) time.Duration { return max(5*time.Second, t/10) }
 
 // cutOff cancels what the events still running wait for (their queries,
 // through the test's context): they end uncounted, with a warning.
