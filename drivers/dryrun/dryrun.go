@@ -62,6 +62,11 @@ func (c *conn) NextResult(ctx context.Context) (drivers.Result, error) {
 func (c *conn) Reconnect(ctx context.Context) error { return nil }
 func (c *conn) Close() error                        { return nil }
 
+var _ drivers.Endpointer = (*conn)(nil)
+
+// Endpoint is none: a dry run talks to no server.
+func (c *conn) Endpoint() drivers.Endpoint { return drivers.Endpoint{} }
+
 type stmt struct{ conn *conn }
 
 func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Result, error) {

@@ -38,11 +38,14 @@ type conn struct {
 	// query's statements and prepared statements' executions).
 	sess *drivers.Session
 
-	connector driver.Connector
-	dc        driver.Conn
-	queryer   driver.Queryer
-	execer    driver.Execer
-	gen       int // bumped on every (re)connect; statements re-prepare when it changes
+	// n is the connection's place in the round-robin over the targets:
+	// targets[n] is its own, the others its failover (connect).
+	n          int
+	connectors []driver.Connector // per target, made on first use
+	dc         driver.Conn
+	queryer    driver.Queryer
+	execer     driver.Execer
+	gen        int // bumped on every (re)connect; statements re-prepare when it changes
 
 	ncMu sync.Mutex
 	nc   net.Conn // the socket of dc, closed to interrupt a cancelled query
@@ -83,20 +86,49 @@ var (
 // of garbage per row and ~7% of the client's CPU.
 func (c *conn) BulkBatchSize() int { return 256*1024 - 64 }
 
+// connect opens the connection: to the connection's own target, or when
+// that fails (refused, timed out, read-only under --mysql-target=read-write)
+// to the next ones of the list in order. The error is the own target's.
 func (c *conn) connect(ctx context.Context) error {
-	if c.connector == nil {
-		mc, err := c.d.mysqlConfig(c.t, c.dial)
+	count := len(c.d.s.targets)
+	if c.observer {
+		count = 1 // --server-stats watches its own server only
+	}
+	var first error
+	for _, i := range drivers.FailoverOrder(uint64(c.n), count) {
+		err := c.connectTo(ctx, i)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return first
+}
+
+// connectTo opens the connection to target i.
+func (c *conn) connectTo(ctx context.Context, i int) error {
+	if c.connectors == nil {
+		c.connectors = make([]driver.Connector, len(c.d.s.targets))
+	}
+	t := c.d.s.targets[i]
+	if c.connectors[i] == nil {
+		mc, err := c.d.mysqlConfig(t, c.dial)
 		if err != nil {
 			return err
 		}
-		if c.connector, err = gomysql.NewConnector(mc); err != nil {
+		if c.connectors[i], err = gomysql.NewConnector(mc); err != nil {
 			return err
 		}
 	}
-	c.d.debugf("mysql_real_connect(\"%s\", \"%s\", \"%s\", %d, \"%s\")", c.t.host, c.d.s.user, c.d.s.db, c.t.port, c.t.socket)
-	dc, err := c.connector.Connect(ctx)
+	c.d.debugf("mysql_real_connect(\"%s\", \"%s\", \"%s\", %d, \"%s\")", t.host, c.d.s.user, c.d.s.db, t.port, t.socket)
+	dc, err := c.connectors[i].Connect(ctx)
 	if err != nil {
-		return err
+		return &targetError{t: t, err: err}
 	}
 	q, ok1 := dc.(driver.Queryer)
 	e, ok2 := dc.(driver.Execer)
@@ -104,12 +136,22 @@ func (c *conn) connect(ctx context.Context) error {
 		dc.Close()
 		return errors.New("go-sql-driver/mysql connection lacks Queryer/Execer")
 	}
+	if c.d.s.readWrite && !c.observer {
+		if err := checkWritable(q); err != nil {
+			dc.Close()
+			return &targetError{t: t, err: err}
+		}
+	}
+	c.t = t
 	c.dc, c.queryer, c.execer = dc, q, e
 	c.statusAt = statusField(dc)
 	c.gen++
 	c.wireOn = false
 	if !c.observer && c.d.sessions.Tracking() {
 		c.track()
+		if c.d.s.readWrite {
+			c.sess.Count(1) // checkWritable's statement
+		}
 	}
 	if c.d.s.tls == nil && !c.d.s.compress && !c.d.noWire {
 		if w := newWire(dc, c.nc, c.wire); w != nil {
@@ -117,6 +159,54 @@ func (c *conn) connect(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// targetError is a failed connect to target t.
+type targetError struct {
+	t   target
+	err error
+}
+
+func (e *targetError) Error() string { return e.err.Error() }
+func (e *targetError) Unwrap() error { return e.err }
+
+// errReadOnly is a server refused under --mysql-target=read-write.
+var errReadOnly = &gomysql.MySQLError{Number: erOptionPreventsStatement, SQLState: [5]byte{'H', 'Y', '0', '0', '0'},
+	Message: "The MariaDB server is running with the --read-only option so it cannot execute this statement"}
+
+// checkWritable fails with errReadOnly when the server is read-only (a
+// replica, or a primary demoted with SET GLOBAL read_only).
+func checkWritable(q driver.Queryer) error {
+	rs, err := q.Query("SELECT @@global.read_only", nil)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	row := make([]driver.Value, 1)
+	if err := rs.Next(row); err != nil {
+		return err
+	}
+	switch v := row[0].(type) {
+	case []byte:
+		if string(v) != "0" {
+			return errReadOnly
+		}
+	case int64:
+		if v != 0 {
+			return errReadOnly
+		}
+	}
+	return nil
+}
+
+var _ drivers.Endpointer = (*conn)(nil)
+
+// Endpoint is the host and port (or socket) the connection is open to.
+func (c *conn) Endpoint() drivers.Endpoint {
+	if c.dc == nil {
+		return drivers.Endpoint{}
+	}
+	return c.t.endpoint()
 }
 
 // track records the new connection as one of the run's sessions: its id

@@ -29,6 +29,9 @@ const (
 	crServerLostExt    = 2055
 
 	erUnsupportedPS = 1295
+	// erOptionPreventsStatement is ER_OPTION_PREVENTS_STATEMENT, what a
+	// write on a read-only server fails with.
+	erOptionPreventsStatement = 1290
 )
 
 // lostConn reports whether err means the connection is gone.

@@ -13,6 +13,7 @@ package mysql
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -61,6 +62,7 @@ var driverOptions = []options.Option{
 	{Name: "mysql-ssl-ca", Extension: true, Desc: "CA certificate file for --mysql-ssl=VERIFY_CA/VERIFY_IDENTITY", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-cert", Extension: true, Desc: "client certificate file for SSL connections", Kind: options.File, NoDefault: true},
 	{Name: "mysql-ssl-key", Extension: true, Desc: "client private key file for SSL connections", Kind: options.File, NoDefault: true},
+	{Name: "mysql-target", Extension: true, Desc: "which server of the --mysql-host list a connection accepts: any, or read-write (not read-only: @@read_only is 0); a connection tries its own host first, then the next ones in the list", Kind: options.String, Default: "any"},
 	{Name: "mysql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as C clients do (less client CPU and latency than Go's netpoller up to some tens of threads); default on below 64 threads, off from 64", Kind: options.Bool, Default: "on"},
 }
 
@@ -71,6 +73,14 @@ type target struct {
 	host    string // for messages
 	port    int
 	socket  string // set for --mysql-socket targets
+}
+
+// endpoint is where t listens, in the user's words.
+func (t target) endpoint() drivers.Endpoint {
+	if t.socket != "" {
+		return drivers.Endpoint{Socket: t.socket}
+	}
+	return drivers.Endpoint{Host: t.host, Port: t.port}
 }
 
 // settings are the parsed options shared by all connections.
@@ -87,6 +97,9 @@ type settings struct {
 	ignoreAll bool
 	ignore    []int
 	psMode    drivers.PSMode
+	// readWrite is --mysql-target=read-write: a connection skips servers
+	// with @@read_only set.
+	readWrite bool
 }
 
 // Open validates the options and returns a driver ready to connect. A dry
@@ -179,6 +192,14 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		}
 	}
 
+	switch tg := v.String("mysql-target"); tg {
+	case "any":
+	case "read-write":
+		s.readWrite = true
+	default:
+		return s, fmt.Errorf("invalid value for --mysql-target: '%s'", tg)
+	}
+
 	for _, e := range v.List("mysql-ignore-errors") {
 		e = strings.TrimSpace(e)
 		if e == "all" {
@@ -237,14 +258,19 @@ var _ drivers.Driver = (*drv)(nil)
 // Connect opens a connection to the next target in round-robin order.
 func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
 	d.mu.Lock()
-	t := d.s.targets[d.next%len(d.s.targets)]
+	n := d.next % len(d.s.targets)
 	d.next++
 	d.mu.Unlock()
+	t := d.s.targets[n]
 
-	c := &conn{d: d, t: t}
+	c := &conn{d: d, t: t, n: n}
 	if err := c.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("connect: %w", ctx.Err())
+		}
+		var te *targetError
+		if errors.As(err, &te) {
+			t = te.t
 		}
 		e := connectError(err, t)
 		if t.socket != "" {

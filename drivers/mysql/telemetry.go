@@ -16,7 +16,7 @@ var _ drivers.Observable = (*drv)(nil)
 // Observe connects to the first target, outside the round-robin, and
 // starts recording the run's connections (those opened from now on).
 func (d *drv) Observe(ctx context.Context) (drivers.Observer, error) {
-	c := &conn{d: d, t: d.s.targets[0], observer: true}
+	c := &conn{d: d, t: d.s.targets[0], n: 0, observer: true}
 	if err := c.connect(ctx); err != nil {
 		return nil, fmt.Errorf("--server-stats: cannot connect to the server: %v", connectError(err, c.t).Msg)
 	}
@@ -49,13 +49,7 @@ func (o *observer) Absent() []string { return nil }
 
 func (o *observer) Close() error { return o.c.Close() }
 
-func (o *observer) Endpoint() drivers.Endpoint {
-	t := o.c.t
-	if t.socket != "" {
-		return drivers.Endpoint{Socket: t.socket}
-	}
-	return drivers.Endpoint{Host: t.host, Port: t.port}
-}
+func (o *observer) Endpoint() drivers.Endpoint { return o.c.t.endpoint() }
 
 // settingNames are the variables that explain bytes written and latency
 // (seed 000's list); innodb_redo_log_capacity replaces the log file size

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"sync"
 	"time"
@@ -23,6 +24,10 @@ type conn struct {
 	// OS thread in its reads takes a processor from the workers.
 	observer bool
 	pg       *pgconn.PgConn
+	// endpoint is where pg was opened to, and dialed where the last
+	// socket of a connect went (which pgconn may drop for the next host
+	// of the list).
+	endpoint, dialed drivers.Endpoint
 	// sess records, under --server-stats, the backend of a run's
 	// connection and the transactions it ended (what pg_stat_database
 	// counts in xact_commit and xact_rollback).
@@ -67,7 +72,7 @@ func (c *conn) open(ctx context.Context) error {
 
 // dial connects and prints nothing.
 func (c *conn) dial(ctx context.Context) error {
-	cfg, err := c.d.config(c.n, c.d.blocking && !c.observer)
+	cfg, err := c.d.config(c.n, c.d.blocking && !c.observer, c.noteDial)
 	if err != nil {
 		return err
 	}
@@ -85,11 +90,35 @@ func (c *conn) dial(ctx context.Context) error {
 	c.mu.Lock()
 	c.pg = pg
 	c.mu.Unlock()
+	c.endpoint = c.dialed
 	c.gen++
 	if !c.observer {
 		c.sess = c.d.sessions.Open(strconv.FormatUint(uint64(pg.PID()), 10))
 	}
 	return nil
+}
+
+// noteDial learns where a socket of the connect went: a TCP host:port as
+// the user wrote it, or a socket file.
+func (c *conn) noteDial(network, addr string) {
+	if network == "unix" {
+		dir, port, _ := splitSocketPath(addr)
+		c.dialed = drivers.Endpoint{Socket: dir, Port: port}
+		return
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	n, _ := strconv.Atoi(port)
+	c.dialed = drivers.Endpoint{Host: host, Port: n}
+}
+
+var _ drivers.Endpointer = (*conn)(nil)
+
+// Endpoint is the host and port (or socket) the connection is open to.
+func (c *conn) Endpoint() drivers.Endpoint {
+	if c.pg == nil {
+		return drivers.Endpoint{}
+	}
+	return c.endpoint
 }
 
 // Reconnect is not supported, as by the reference's pgsql driver:

@@ -42,6 +42,7 @@ var Factory = drivers.Factory{
 		{Name: "pgsql-sslmode", Extension: true, Desc: "PostgreSQL SSL mode (disable, allow, prefer, require, verify-ca, verify-full)", Kind: options.String, Default: "prefer"},
 		{Name: "pgsql-socket", Extension: true, Desc: "PostgreSQL unix socket directory, used instead of --pgsql-host", Kind: options.List, NoDefault: true},
 		{Name: "pgsql-ignore-errors", Extension: true, Desc: "list of SQLSTATEs to ignore besides 40P01,40001,23505, or \"all\"", Kind: options.List, NoDefault: true},
+		{Name: "pgsql-target-session-attrs", Extension: true, Desc: "which server of the --pgsql-host list a connection accepts, as libpq's target_session_attrs: any, read-write, read-only, primary, standby, prefer-standby; a connection tries its own host first, then the next ones in the list", Kind: options.String, Default: "any"},
 		{Name: "pgsql-blocking-io", Extension: true, Desc: "talk to the server with blocking socket calls, one OS thread per worker as libpq does (lower latency and client CPU below saturation, more client CPU at saturation than Go's netpoller); default on below 64 threads, off from 64", Kind: options.Bool, NoDefault: true},
 	},
 	Open: Open,
@@ -88,6 +89,9 @@ type driver struct {
 	passSet  bool
 	db       string
 	sslmode  string // "" leaves it to PGSSLMODE / pgx's default
+	// target is --pgsql-target-session-attrs: the kind of server a
+	// connection accepts among the hosts it tries.
+	target string
 
 	ignoreAll bool
 	ignore    map[string]bool
@@ -153,6 +157,13 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		return nil, fmt.Errorf("invalid value for --pgsql-sslmode: '%s'", d.sslmode)
 	}
 
+	d.target = str("pgsql-target-session-attrs", "any")
+	switch d.target {
+	case "any", "read-write", "read-only", "primary", "standby", "prefer-standby":
+	default:
+		return nil, fmt.Errorf("invalid value for --pgsql-target-session-attrs: '%s'", d.target)
+	}
+
 	for _, p := range list("pgsql-port", "5432") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n <= 0 || n > 65535 {
@@ -194,7 +205,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 
 	// Parse one configuration now so that a malformed option fails before
 	// any thread starts.
-	if _, err := d.config(0, d.blocking); err != nil {
+	if _, err := d.config(0, d.blocking, nil); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -224,10 +235,44 @@ func (d *driver) endpoint(n uint64) (string, int) {
 	return d.hosts[n%uint64(len(d.hosts))], d.ports[n%uint64(len(d.ports))]
 }
 
+// failoverList is the host and port lists connection n gives pgconn, in
+// the order it tries them: its own endpoint first, then the endpoints of
+// the connections after it, each once. pgconn moves to the next when a
+// host refuses, times out or is not of --pgsql-target-session-attrs'
+// kind, as libpq does with a host list.
+func (d *driver) failoverList(n uint64) (hosts, ports string) {
+	count := len(d.hosts) * len(d.ports) / gcd(len(d.hosts), len(d.ports))
+	seen := make(map[string]bool, count)
+	var hb, pb strings.Builder
+	for _, i := range drivers.FailoverOrder(n, count) {
+		h, p := d.endpoint(uint64(i))
+		port := strconv.Itoa(p)
+		if seen[h+"\x00"+port] {
+			continue
+		}
+		seen[h+"\x00"+port] = true
+		if hb.Len() > 0 {
+			hb.WriteByte(',')
+			pb.WriteByte(',')
+		}
+		hb.WriteString(h)
+		pb.WriteString(port)
+	}
+	return hb.String(), pb.String()
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 // config is connection n's configuration; blocking selects blocking
-// socket calls (--pgsql-blocking-io).
-func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
-	host, port := d.endpoint(n)
+// socket calls (--pgsql-blocking-io); dialed, if set, learns each address
+// a socket was opened to (the last one is the connection's endpoint).
+func (d *driver) config(n uint64, blocking bool, dialed func(network, addr string)) (*pgconn.Config, error) {
+	hosts, ports := d.failoverList(n)
 	var b strings.Builder
 	kv := func(k, v string) {
 		b.WriteString(k)
@@ -240,8 +285,8 @@ func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 		}
 		b.WriteString("' ")
 	}
-	kv("host", host)
-	kv("port", strconv.Itoa(port))
+	kv("host", hosts)
+	kv("port", ports)
 	kv("user", d.user)
 	kv("dbname", d.db)
 	if d.passSet {
@@ -250,12 +295,16 @@ func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 	if d.sslmode != "" {
 		kv("sslmode", d.sslmode)
 	}
+	kv("target_session_attrs", d.target)
 	cfg, err := pgconn.ParseConfig(b.String())
 	if err != nil {
 		return nil, fmt.Errorf("pgsql: %w", err)
 	}
 	// Notices are dropped, as sysbench installs an empty notice processor.
 	cfg.OnNotice = nil
+	// Names are resolved by the dial, so that the address it is given is
+	// the host as the user wrote it (the connection's Endpoint).
+	cfg.LookupFunc = func(_ context.Context, host string) ([]string, error) { return []string{host}, nil }
 	dial := cfg.DialFunc
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dctx, cancel := drivers.DialAttempt(ctx)
@@ -263,6 +312,9 @@ func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 		cancel()
 		if err != nil {
 			return nil, err
+		}
+		if dialed != nil {
+			dialed(network, addr)
 		}
 		return sockio.Adopt(nc, blocking), nil
 	}

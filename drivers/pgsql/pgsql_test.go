@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -102,6 +103,7 @@ func TestOptions(t *testing.T) {
 		{"pgsql-sslmode", options.String, "prefer"},
 		{"pgsql-socket", options.List, ""},
 		{"pgsql-ignore-errors", options.List, ""},
+		{"pgsql-target-session-attrs", options.String, "any"},
 		{"pgsql-blocking-io", options.Bool, ""},
 	}
 	if len(Factory.Options) != len(want) {
@@ -546,17 +548,32 @@ func TestReconnect(t *testing.T) {
 	}
 }
 
+// TestHostAndPortLists: ports (and hosts) are taken in turn; a connection
+// whose own endpoint refuses goes on to the next of the list, as libpq's
+// host lists do, and says where it went (Endpoint). Only when every
+// endpoint fails does the connect fail.
 func TestHostAndPortLists(t *testing.T) {
 	s := testenv.RequireServer(t, "pgsql")
-	// Ports advance round-robin: the second connection goes to port 1.
-	d, log := open(t, drivers.PSAuto, "pgsql-port", s.Port+",1")
-	testenv.Connect(t, d)
+	good := s.Host + ":" + s.Port
+	d, _ := open(t, drivers.PSAuto, "pgsql-port", s.Port+",1")
+	for i := 0; i < 3; i++ {
+		if got := drivers.EndpointOf(testenv.Connect(t, d)); got != good {
+			t.Errorf("connection %d: endpoint %q, want %q", i, got, good)
+		}
+	}
+	d, log := open(t, drivers.PSAuto, "pgsql-port", "1,2")
 	if _, err := d.Connect(context.Background()); err == nil {
-		t.Fatal("second connection reached port 1")
+		t.Fatal("a connection reached port 1 or 2")
 	}
 	if !strings.Contains(log.String(), "port 1 failed") {
 		t.Errorf("log %q", log.String())
 	}
+	// No host of the wanted kind: the test server is a primary.
+	d, _ = open(t, drivers.PSAuto, "pgsql-target-session-attrs", "standby")
+	if _, err := d.Connect(context.Background()); err == nil {
+		t.Error("a primary accepted for target standby")
+	}
+	d, _ = open(t, drivers.PSAuto, "pgsql-target-session-attrs", "read-write")
 	testenv.Connect(t, d)
 
 	if s.Socket == "" {
@@ -564,12 +581,17 @@ func TestHostAndPortLists(t *testing.T) {
 	}
 	// Hosts too; a directory is a unix socket, which has no client address.
 	d, _ = open(t, drivers.PSAuto, "pgsql-host", s.Host+","+s.Socket)
-	var got []string
+	var got, at []string
 	for i := 0; i < 4; i++ {
-		got = append(got, testenv.Rows(testenv.MustQuery(t, testenv.Connect(t, d), "SELECT inet_client_addr()"))[0][0])
+		c := testenv.Connect(t, d)
+		got = append(got, testenv.Rows(testenv.MustQuery(t, c, "SELECT inet_client_addr()"))[0][0])
+		at = append(at, drivers.EndpointOf(c))
 	}
 	if got[0] == "NULL" || got[1] != "NULL" || got[2] == "NULL" || got[3] != "NULL" {
 		t.Errorf("client addresses %q: hosts not used in turn", got)
+	}
+	if want := []string{good, s.Socket, good, s.Socket}; !slices.Equal(at, want) {
+		t.Errorf("endpoints %q, want %q", at, want)
 	}
 }
 

@@ -53,6 +53,7 @@ const (
 )
 
 type driver struct {
+	file   string // --sqlite-db
 	dsn    string
 	psMode drivers.PSMode
 	log    *logging.Logger
@@ -109,6 +110,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	q.Add("_pragma", "journal_mode("+journal+")")
 	q.Add("_pragma", "synchronous("+sync+")")
 	d := &driver{
+		file:   file,
 		dsn:    "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode(),
 		psMode: cfg.PSMode,
 		log:    logging.OrDiscard(cfg.Log),
@@ -127,6 +129,11 @@ func (d *driver) Connect(ctx context.Context) (drivers.Conn, error) {
 func (d *driver) Close() error { return nil }
 
 var _ drivers.Driver = (*driver)(nil)
+
+var _ drivers.Endpointer = (*conn)(nil)
+
+// Endpoint is the database file, as --sqlite-db names it.
+func (c *conn) Endpoint() drivers.Endpoint { return drivers.Endpoint{Socket: c.d.file} }
 
 type conn struct {
 	d    *driver
