@@ -75,10 +75,11 @@ type Handle struct {
 	timer    Thread
 	errors   map[string]uint64  // failed queries by code
 	failures map[string]Failure // retries and failed events by code
+	hosts    *hostLog           // the endpoints connected to (hosts.go)
 
 	running atomic.Int32 // 1 while an event runs, for a forced shutdown
 
-	_ [32]byte // to 256 bytes: see cacheLinePad
+	_ [24]byte // to 256 bytes: see cacheLinePad
 }
 
 // pendingMax is the most counts a worker holds back from the reports.

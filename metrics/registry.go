@@ -83,6 +83,7 @@ func (r *Registry) Tick(now time.Time) *Snapshot {
 		}
 		for i := si; i < len(r.handles); i += len(r.shards) {
 			h := r.handles[i]
+			s.Hosts = h.tickHosts(s.Hosts, s.Start, now, r.last[i][CntEvent])
 			s.Threads[i] = h.timer
 			s.Latency.add(h.timer)
 			h.timer = Thread{}

@@ -75,6 +75,9 @@ type Snapshot struct {
 	// Histogram holds the same events' latencies in µs, for percentiles.
 	// It is shared between snapshots and must not be changed.
 	Histogram *hdr.Histogram
+	// Hosts are the endpoints the workers were connected to and what
+	// each served (nil when no driver said).
+	Hosts Hosts
 }
 
 // Duration is the time measured: Measured when set, else the window's
@@ -157,7 +160,8 @@ var emptyHistogram = NewHistogram()
 // once in a snapshot, so an empty side's partner is shared, not copied.
 func (s *Snapshot) combine(o *Snapshot) *Snapshot {
 	out := &Snapshot{Start: s.Start, End: s.End, Counters: s.Counters, Latency: s.Latency,
-		Errors: maps.Clone(s.Errors), Failures: maps.Clone(s.Failures), Histogram: s.Histogram}
+		Errors: maps.Clone(s.Errors), Failures: maps.Clone(s.Failures), Histogram: s.Histogram,
+		Hosts: maps.Clone(s.Hosts)}
 	if out.Histogram == nil {
 		out.Histogram = emptyHistogram
 	}
@@ -195,4 +199,5 @@ func (s *Snapshot) addCounts(o *Snapshot) {
 		s.Failures[k] = s.Failures[k].add(v)
 	}
 	s.Latency.add(o.Latency)
+	s.Hosts = s.Hosts.add(o.Hosts)
 }
