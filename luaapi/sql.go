@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -51,6 +52,8 @@ type sqlConn struct {
 	resUD  *lua.LUserData
 	stmts  []*sqlStmt
 	closed bool
+	// at says where the connection is open (nil: the driver cannot).
+	at drivers.Endpointer
 
 	bulk       []byte
 	row        []byte // bulk_insert_next's joined arguments
@@ -342,10 +345,12 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver, name string) (*sqlCon
 		return nil, err
 	}
 	rt.env.noteServer(ctx, conn)
+	at, _ := conn.(drivers.Endpointer)
 	if rt.statements != nil {
 		conn = timeStatements(conn, rt.statements, name)
 	}
-	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog()}
+	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog(), at: at}
+	c.connected()
 	c.ud = L.NewUserData()
 	c.ud.Value = c
 	L.SetMetatable(c.ud, L.GetTypeMetatable(connType))
@@ -398,6 +403,9 @@ func (c *sqlConn) failure(L *lua.LState, err error, query, pos string) *lua.ApiE
 	}
 	// Counted before the descriptor is raised (countFailure).
 	c.rt.countFailure(de)
+	if de.Kind == drivers.Reconnect {
+		c.connected() // the driver has reconnected, maybe elsewhere
+	}
 	desc := L.CreateTable(0, 7)
 	desc.RawSetString("connection", c.ud)
 	desc.RawSetString("query", lua.LString(query))
@@ -662,9 +670,18 @@ func connReconnect(L *lua.LState) int {
 	default:
 		c.dropResult()
 		c.rt.count(metrics.CntReconnect)
+		c.connected()
 	}
 	L.Push(lua.LTrue)
 	return 1
+}
+
+// connected tells the worker's statistics where the connection is open
+// now, after a connect or reconnect (metrics.Handle.Connected).
+func (c *sqlConn) connected() {
+	if c.at != nil && c.rt.stats != nil {
+		c.rt.stats.Connected(c.at.Endpoint().String(), time.Now())
+	}
 }
 
 func connMoreResults(L *lua.LState) int {

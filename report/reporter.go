@@ -110,6 +110,9 @@ func (t *Text) Report(r *Report) {
 	if r.Kind == Final && r.Steadiness != nil {
 		WriteSteadiness(t.Out, *r.Steadiness)
 	}
+	if r.Kind == Final {
+		WriteHosts(t.Out, r.Run)
+	}
 }
 
 // Header is the run-mode header's settings.

@@ -202,6 +202,8 @@ type Window struct {
 	QPS      QPS                `json:"qps"`
 	Latency  Latency            `json:"latency"`
 	Threads  []Thread           `json:"threads"`
+	// Hosts are the endpoints that served the window (hosts.go).
+	Hosts []ServedHost `json:"hosts,omitempty"`
 
 	hist *hdr.Histogram // the decoded histogram, once checked
 }
@@ -356,6 +358,9 @@ func NewWindow(w *metrics.Snapshot, percentiles []float64) (*Window, error) {
 	for i, t := range w.Threads {
 		out.Threads[i] = Thread(t)
 	}
+	if len(w.Hosts) > 0 {
+		out.Hosts = hostsOf(w.Hosts, w.Start)
+	}
 	return out, nil
 }
 
@@ -395,6 +400,7 @@ func (w *Window) Snapshot() (*metrics.Snapshot, error) {
 	for k, f := range w.Failures {
 		s.Failures[k] = metrics.Failure(f)
 	}
+	s.Hosts = hostsFrom(w.Hosts)
 	return s, nil
 }
 

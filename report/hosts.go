@@ -1,0 +1,64 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/metrics"
+)
+
+// ServedHost is what one endpoint served in a window of the results file.
+type ServedHost struct {
+	Endpoint string    `json:"endpoint"`
+	From     time.Time `json:"from"`
+	To       time.Time `json:"to"`
+	FromS    float64   `json:"from_s"` // since the window's start
+	ToS      float64   `json:"to_s"`
+	Events   uint64    `json:"events"`
+}
+
+// hostsOf lists w's endpoints in the order they began serving (then by
+// name), with times relative to start.
+func hostsOf(h metrics.Hosts, start time.Time) []ServedHost {
+	out := make([]ServedHost, 0, len(h))
+	for ep, w := range h {
+		out = append(out, ServedHost{Endpoint: ep, From: w.From.UTC(), To: w.To.UTC(),
+			FromS: w.From.Sub(start).Seconds(), ToS: w.To.Sub(start).Seconds(), Events: w.Events})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].From.Equal(out[j].From) {
+			return out[i].From.Before(out[j].From)
+		}
+		return out[i].Endpoint < out[j].Endpoint
+	})
+	return out
+}
+
+// hostsFrom turns the file's hosts back into the snapshot's.
+func hostsFrom(hs []ServedHost) metrics.Hosts {
+	if len(hs) == 0 {
+		return nil
+	}
+	out := make(metrics.Hosts, len(hs))
+	for _, h := range hs {
+		out[h.Endpoint] = metrics.HostWindow{From: h.From, To: h.To, Events: h.Events}
+	}
+	return out
+}
+
+// WriteHosts writes the "Hosts:" block when more than one endpoint served
+// the run (a failover, or connections spread over a host list): for each,
+// from when to when workers were connected to it, in seconds of the run,
+// and the events it served.
+func WriteHosts(w io.Writer, run *metrics.Snapshot) {
+	if run == nil || len(run.Hosts) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "Hosts:\n")
+	for _, h := range hostsOf(run.Hosts, run.Start) {
+		fmt.Fprintf(w, "    %-36s %8.2fs - %8.2fs   events: %d\n", h.Endpoint+":", max(h.FromS, 0), max(h.ToS, 0), h.Events)
+	}
+	fmt.Fprintf(w, "\n")
+}
