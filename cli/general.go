@@ -57,6 +57,7 @@ var statOptions = []options.Option{
 		Ref: &options.Option{Name: "percentile", Desc: "percentile to calculate in latency statistics (1-100). Use the special value of 0 to disable percentile calculations", Kind: options.Int, Default: "95"}},
 	{Name: "histogram", Desc: "print latency histogram in report", Kind: options.Bool, Default: "off"},
 	{Name: "max-tries", Extension: true, Desc: "try an event at most N times: an event whose every try ends in an ignored error (a deadlock, a serialization failure) is a failed event, left out of the latency statistics; 0 restarts it without limit, as sysbench", Kind: options.Int, Default: "0"},
+	{Name: "outage-threshold", Extension: true, Desc: "seconds without a completed event, while events run or fail, that make an outage: outages are printed after the report ('Availability:'), kept in --results and served at --metrics-addr (docs/availability.md); 0: off", Kind: options.Float, Default: "1"},
 	{Name: "failures-detailed", Extension: true, Desc: "print the retries and failed events by error code after the report", Kind: options.Bool, Default: "off"},
 	{Name: "server-stats", Extension: true, Desc: "watch the database server during the run: its settings, its counters over the run (WAL/redo, binlog and data bytes written per transaction), its CPU and memory when it runs on this machine, what the run's sessions wait on; printed after the report and kept in --results", Kind: options.Bool, Default: "off"},
 	{Name: "server-pid", Extension: true, Desc: "the database server's process for --server-stats' CPU and memory (default: the process listening on the server's port or socket, when on this machine)", Kind: options.Int, Default: "0"},
@@ -314,7 +315,20 @@ func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 	}
 	c.MaxTries = int(tries)
 	c.FailuresDetailed = v.Bool("failures-detailed")
+	if c.OutageThreshold, err = fracSecondsOpt(v, "outage-threshold"); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// fracSecondsOpt reads an option of seconds, fractions allowed, at
+// least 0.
+func fracSecondsOpt(v *options.Values, name string) (time.Duration, error) {
+	f, err := v.Float(name)
+	if err != nil || f < 0 || math.IsNaN(f) || f > 1e6 {
+		return 0, fmt.Errorf("Invalid value for --%s: '%s' (seconds, 0 or more)", name, v.String(name))
+	}
+	return time.Duration(f * float64(time.Second)), nil
 }
 
 // randConfig reads the --rand-* options.

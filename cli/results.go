@@ -150,7 +150,7 @@ func (o *outputs) close(r *report.Results, status int, reasons []string, fatal [
 	}
 	if o.recorder != nil {
 		r.Checkpoints, r.Total = o.recorder.Checkpoints, o.recorder.Total
-		r.Warmup = o.recorder.Warmup
+		r.Warmup, r.Outages = o.recorder.Warmup, o.recorder.Outages
 		if st := o.recorder.Steadiness; st != nil {
 			r.Steady, r.Variation = st.Steady, st.Variation
 		}

@@ -65,6 +65,10 @@ type Config struct {
 	// Watchers are told when the measured window begins (the statistics
 	// start, and again after --warm-up) and ends: --server-stats.
 	Watchers []Watcher
+	// OutageThreshold is --outage-threshold: a stretch longer than it in
+	// which no event completes while events run or fail is an outage
+	// (docs/availability.md); 0 finds none.
+	OutageThreshold time.Duration
 	// Live, when set, is given the running benchmark once its workers
 	// start (--metrics-addr reads it).
 	Live func(LiveView)
@@ -119,6 +123,8 @@ type runState struct {
 	threadsRun  atomic.Int64
 
 	reg *metrics.Registry
+	// outages finds the outages (nil without --outage-threshold).
+	outages *metrics.Detector
 
 	// The reporter's windows, guarded by repMu (the report ticker, the
 	// checkpoint timer and the final report take turns): since the last
@@ -317,6 +323,10 @@ func (r *runState) header() report.Header {
 func (r *runState) startWorkers() error {
 	cfg, log := r.cfg, r.log
 	r.reg = metrics.NewRegistry(cfg.Threads, metrics.Shards(cfg.Threads, runtime.NumCPU()), r.base)
+	r.reg.SetClock(r.now)
+	if cfg.OutageThreshold > 0 {
+		r.outages = metrics.NewDetector(r.reg, cfg.OutageThreshold, report.OutageTPSWindow)
+	}
 	r.log.Noticef("Initializing worker threads...\n")
 	// The reference starts its helper threads before the workers.
 	if cfg.ReportInterval > 0 {
@@ -456,6 +466,9 @@ func (r *runState) startClock() {
 	if cfg.Rate > 0 {
 		r.rate = newRateSchedule(cfg.Rate, cfg.RandSeed, r.startNS)
 	}
+	if r.outages != nil {
+		r.outages.Begin(r.startNS)
+	}
 	if cfg.Live != nil {
 		r.lifetime = metrics.NewSum(r.at(r.startNS), cfg.Threads)
 		cfg.Live(liveView{r})
@@ -499,7 +512,45 @@ func (r *runState) startBackground() (cancel func(), wait func()) {
 		bg.Add(1)
 		go func() { defer bg.Done(); r.reportLoop(ctx) }()
 	}
+	if r.outages != nil {
+		bg.Add(1)
+		go func() { defer bg.Done(); r.watchOutages(ctx) }()
+	}
 	return cancel, bg.Wait
+}
+
+// watchOutages samples the workers for outages every
+// metrics.SamplePeriod until the run ends.
+func (r *runState) watchOutages(ctx context.Context) {
+	t := time.NewTicker(metrics.SamplePeriod(r.cfg.OutageThreshold))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.stopCh:
+			return
+		case <-t.C:
+			r.outages.Sample(r.now())
+		}
+	}
+}
+
+// outageReport is every outage of the run up to now, its end, in the
+// report's terms: seconds from the measured window's start.
+func (r *runState) outageReport(now int64) []report.Outage {
+	if r.outages == nil {
+		return nil
+	}
+	var out []report.Outage
+	for _, o := range r.outages.Finish(now) {
+		out = append(out, report.Outage{
+			Start: float64(o.Start-r.startNS) / 1e9, End: float64(o.End-r.startNS) / 1e9,
+			StartTime: r.at(o.Start).UTC(), EndTime: r.at(o.End).UTC(), Duration: float64(o.End-o.Start) / 1e9,
+			Ongoing: o.Ongoing, Failures: o.Failures, Errors: o.Errors, Reconnects: o.Reconnects,
+			TPSBefore: o.TPSBefore, TPSAfter: o.TPSAfter})
+	}
+	return out
 }
 
 // wait waits for the workers, a stop request, or a forced shutdown, and
@@ -789,6 +840,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	}
 	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()}
 	if kind == report.Final {
+		rep.Outages = r.outageReport(now)
 		rep.Warmup = r.warmupEnd
 		if len(r.tps) > 0 {
 			st := report.MeasureSteadiness(r.tps, r.cfg.ReportInterval.Seconds())

@@ -102,7 +102,7 @@ func (l *Loop) Start() {
 		l.region = trace.StartRegion(l.ctx, "event")
 	}
 	l.startNS = l.run.now()
-	l.st.SetRunning(true)
+	l.st.Started(l.startNS)
 }
 
 // endRegion ends the event's trace region, if any.
@@ -122,7 +122,7 @@ func (l *Loop) Stop() {
 	ns := now - l.startNS + l.queueNS
 	l.endRegion()
 	l.startNS, l.queueNS, l.stopNS = 0, 0, now
-	l.st.RecordEvent(ns)
+	l.st.RecordEventAt(ns, now)
 	if l.run.rate != nil {
 		l.run.concurrency.Add(-1)
 	}

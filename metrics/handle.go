@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -77,9 +78,33 @@ type Handle struct {
 	failures map[string]Failure // retries and failed events by code
 	hosts    *hostLog           // the endpoints connected to (hosts.go)
 
-	running atomic.Int32 // 1 while an event runs, for a forced shutdown
+	// running is when the running event started (the run's clock, ns),
+	// 0 between events: for a forced shutdown and the outage detector.
+	running atomic.Int64
 
-	_ [24]byte // to 256 bytes: see cacheLinePad
+	// For the outage detector (outage.go), on the run's clock (ns):
+	// written only by the worker, read by the detector. lastOK is when
+	// the worker's last event completed; recovered when it completed the
+	// first after a gap (its previous completion longer than the
+	// threshold ago, or a failure since); lastFail when its last query or
+	// try failed.
+	lastOK    atomic.Int64
+	recovered atomic.Int64
+	lastFail  atomic.Int64
+	av        *availability // shared by the registry's handles
+
+	// Guarded by shard.mu: every failed try by code since the start, for
+	// the failures inside an outage.
+	failTotal map[string]uint64
+
+	_ [112]byte // to 384 bytes: see cacheLinePad
+}
+
+// availability is what a registry's handles share for the outage
+// detector: the threshold and the run's clock.
+type availability struct {
+	gap int64        // --outage-threshold in ns; 0: off
+	now func() int64 // the run's clock, ns
 }
 
 // pendingMax is the most counts a worker holds back from the reports.
@@ -101,7 +126,11 @@ const cacheLinePad = 128
 
 // NewHandle returns a handle outside a registry (for tests of tests).
 func NewHandle(tid int) *Handle {
-	return &Handle{tid: tid, shard: &shard{hist: NewHistogram()}}
+	return &Handle{tid: tid, shard: &shard{hist: NewHistogram()}, av: newAvailability(time.Now())}
+}
+
+func newAvailability(start time.Time) *availability {
+	return &availability{now: func() int64 { return int64(time.Since(start)) + 1 }}
 }
 
 // TID is the worker's thread id.
@@ -115,10 +144,15 @@ func (h *Handle) Add(c Counter, n uint64) {
 	h.pending[c] += n
 	h.dirty |= 1 << c
 	h.npending++
-	if h.npending >= pendingMax {
+	if h.npending >= pendingMax || rareCounters&(1<<c) != 0 {
 		h.Flush()
 	}
 }
+
+// rareCounters are published at once: errors, reconnects and retries are
+// few, and an outage's are to be counted while it lasts, not when the
+// worker's next event completes.
+const rareCounters = 1<<CntError | 1<<CntReconnect | 1<<CntRetry | 1<<CntRetriedEvent | 1<<CntFailedEvent
 
 // IncShared adds one to a counter from outside the worker's goroutine.
 func (h *Handle) IncShared(c Counter) { h.counters[c].Add(1) }
@@ -146,6 +180,7 @@ func (h *Handle) Load() (c Counts) {
 // has none). Only the worker may call it.
 func (h *Handle) Error(code string) {
 	h.Inc(CntError)
+	h.lastFail.Store(h.av.now())
 	if code == "" {
 		return
 	}
@@ -177,23 +212,30 @@ func (h *Handle) Fail(code string) {
 }
 
 func (h *Handle) failure(code string, f Failure) {
+	h.lastFail.Store(h.av.now())
 	s := h.shard
 	s.mu.Lock()
 	if h.failures == nil {
 		h.failures = make(map[string]Failure)
+		h.failTotal = make(map[string]uint64)
 	}
 	h.failures[code] = h.failures[code].add(f)
+	h.failTotal[code]++
 	s.mu.Unlock()
 }
 
 // SetRunning marks whether an event is running on the worker.
 func (h *Handle) SetRunning(on bool) {
-	var v int32
+	var v int64
 	if on {
-		v = 1
+		v = h.av.now()
 	}
 	h.running.Store(v)
 }
+
+// Started marks an event as running on the worker since at, on the run's
+// clock (ns, never 0); Abandon or a recorded event ends it.
+func (h *Handle) Started(at int64) { h.running.Store(at) }
 
 // Running reports whether an event is running on the worker.
 func (h *Handle) Running() bool { return h.running.Load() != 0 }
@@ -201,6 +243,19 @@ func (h *Handle) Running() bool { return h.running.Load() != 0 }
 // RecordEvent counts one finished event of the given latency in
 // nanoseconds and publishes the worker's counts.
 func (h *Handle) RecordEvent(ns int64) {
+	h.RecordEventAt(ns, h.av.now())
+}
+
+// RecordEventAt is RecordEvent for an event that completed at at, on the
+// run's clock (the engine has read it already).
+func (h *Handle) RecordEventAt(ns, at int64) {
+	// Only the worker writes lastOK, lastFail and recovered: loads are
+	// plain reads, and the one store per event is the completion's.
+	prev := h.lastOK.Load()
+	if at-prev > h.av.gap || h.lastFail.Load() > prev {
+		h.recovered.Store(at)
+	}
+	h.lastOK.Store(at)
 	us := (ns + 500) / 1000
 	if us < HistMinUS {
 		us = HistMinUS

@@ -11,6 +11,8 @@ type Registry struct {
 	handles []*Handle
 	shards  []*shard
 
+	av *availability
+
 	mu       sync.Mutex // one Tick at a time
 	last     []Counts   // per handle: counters at the last tick
 	lastTick time.Time
@@ -42,11 +44,20 @@ func NewRegistry(threads, nshards int, start time.Time) *Registry {
 	for i := range r.shards {
 		r.shards[i] = &shard{hist: NewHistogram()}
 	}
+	r.av = newAvailability(start)
 	for i := range r.handles {
-		r.handles[i] = &Handle{tid: i, shard: r.shards[i%len(r.shards)]}
+		r.handles[i] = &Handle{tid: i, shard: r.shards[i%len(r.shards)], av: r.av}
 	}
 	return r
 }
+
+// SetClock sets the run's clock the handles stamp completions and
+// failures with (ns; the engine's, a test's fake one). Call it before the
+// workers start.
+func (r *Registry) SetClock(now func() int64) { r.av.now = now }
+
+// Now is the run's clock.
+func (r *Registry) Now() int64 { return r.av.now() }
 
 // Handle is worker tid's handle.
 func (r *Registry) Handle(tid int) *Handle { return r.handles[tid] }

@@ -20,6 +20,7 @@ type Recorder struct {
 	// The final report's warm-up, steady state and variation.
 	Warmup     *WarmupEnd
 	Steadiness *Steadiness
+	Outages    []Outage
 	// Err is the first report that could not be recorded.
 	Err error
 }
@@ -41,7 +42,7 @@ func (rec *Recorder) Report(r *Report) {
 		w, err := NewWindow(r.Run, rec.Percentiles)
 		rec.keep(err)
 		rec.Total = w
-		rec.Warmup, rec.Steadiness = r.Warmup, r.Steadiness
+		rec.Warmup, rec.Steadiness, rec.Outages = r.Warmup, r.Steadiness, r.Outages
 	}
 }
 

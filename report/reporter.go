@@ -47,6 +47,9 @@ type Report struct {
 	// Steadiness is what the intervals say of the run (final report,
 	// nil without intermediate reports).
 	Steadiness *Steadiness
+	// Outages are the stretches the service did not answer (final
+	// report; none when it always did).
+	Outages []Outage
 }
 
 // Reporter receives a run's reports. The engine calls reporters from one
@@ -111,6 +114,7 @@ func (t *Text) Report(r *Report) {
 		WriteSteadiness(t.Out, *r.Steadiness)
 	}
 	if r.Kind == Final {
+		WriteAvailability(t.Out, r.Outages)
 		WriteHosts(t.Out, r.Run)
 	}
 }

@@ -57,7 +57,10 @@ type Results struct {
 	// Variation is how much the interval throughput varied from the
 	// steady start on; nil with fewer than 2 intervals.
 	Variation *stats.Variation `json:"variation,omitempty"`
-	Exit      Exit             `json:"exit"`
+	// Outages are the stretches in which the service did not answer
+	// (docs/availability.md); absent when there was none.
+	Outages []Outage `json:"outages,omitempty"`
+	Exit    Exit     `json:"exit"`
 	// Thresholds are the --threshold outcomes.
 	Thresholds []ThresholdResult `json:"thresholds"`
 	// Server is --server-stats' record of the server.

@@ -143,6 +143,7 @@ var errorNames = map[string]string{
 	"55P03": "lock_not_available",
 	"57014": "query_canceled",
 	"08006": "connection_failure",
+	"HYT00": "query_timeout", // --query-timeout (the SQL/CLI's "timeout expired")
 }
 
 // ErrorLabel is a code with its name: "1213 (deadlock)"; "unknown" for

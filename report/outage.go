@@ -1,0 +1,104 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+)
+
+// Outage is a stretch of a run in which the service did not answer: no
+// event completed for longer than --outage-threshold while events were
+// running or failing (docs/availability.md). It begins at the last event
+// that completed before it and ends when the first event completed after
+// it; one still open when the run ended is Ongoing, its End the run's end.
+type Outage struct {
+	// Start and End are seconds from the measured window's start (as the
+	// intervals' time_s; an outage during --warmup-time starts before 0).
+	Start float64 `json:"start_s"`
+	End   float64 `json:"end_s"`
+	// StartTime and EndTime are the same instants on the wall clock.
+	StartTime time.Time `json:"start_time"`
+	EndTime   time.Time `json:"end_time"`
+	// Duration is End - Start, in seconds.
+	Duration float64 `json:"duration_s"`
+	// Ongoing says the run ended during the outage.
+	Ongoing bool `json:"ongoing,omitempty"`
+	// Failures are the failed tries of events during the outage by error
+	// code (as failures_by_code: restarts and events given up), with
+	// "HYT00" for --query-timeout's; Errors and Reconnects are the
+	// ignored errors and the reconnects counted during it.
+	Failures   map[string]uint64 `json:"failures_by_code"`
+	Errors     uint64            `json:"errors"`
+	Reconnects uint64            `json:"reconnects"`
+	// TPSBefore is the throughput over the seconds before it began (at
+	// most OutageTPSWindow), TPSAfter over those after it ended (0 for an
+	// ongoing outage).
+	TPSBefore float64 `json:"tps_before"`
+	TPSAfter  float64 `json:"tps_after"`
+	// Source names who saw the outage in a merge: the results file of the
+	// instance, or "" for an outage of the whole service.
+	Source string `json:"source,omitempty"`
+}
+
+// OutageTPSWindow is how far before and after an outage its throughput
+// before and after is measured.
+const OutageTPSWindow = 5 * time.Second
+
+// FailureCount is the outage's failures of every code.
+func (o *Outage) FailureCount() uint64 {
+	var n uint64
+	for _, v := range o.Failures {
+		n += v
+	}
+	return n
+}
+
+// WriteAvailability writes the "Availability:" block after the final
+// report: the number of outages, their total length, then one line per
+// outage (when, how long, the throughput before and after, the failures
+// and reconnects in it) with its failures by code below it. It writes
+// nothing without outages: a run that had none prints the reference's
+// report unchanged.
+func WriteAvailability(w io.Writer, outages []Outage) {
+	if len(outages) == 0 {
+		return
+	}
+	var total, longest float64
+	for _, o := range outages {
+		total += o.Duration
+		longest = max(longest, o.Duration)
+	}
+	fmt.Fprintf(w, "Availability:\n")
+	fmt.Fprintf(w, "    outages:                             %d (%.3fs in all, the longest %.3fs)\n", len(outages), total, longest)
+	for i, o := range outages {
+		end := fmt.Sprintf("%.3fs", o.End)
+		after := fmt.Sprintf("%.2f", o.TPSAfter)
+		if o.Ongoing {
+			end, after = "end", "-"
+		}
+		fmt.Fprintf(w, "    #%-3d %9.3fs - %-9s %8.3fs  tps before/after: %.2f/%s  failures: %d  reconnects: %d",
+			i+1, o.Start, end, o.Duration, o.TPSBefore, after, o.FailureCount(), o.Reconnects)
+		if o.Ongoing {
+			fmt.Fprintf(w, "  ongoing at end of run")
+		}
+		if o.Source != "" {
+			fmt.Fprintf(w, "  (%s)", o.Source)
+		}
+		fmt.Fprintf(w, "\n")
+		codes := make([]string, 0, len(o.Failures))
+		for c := range o.Failures {
+			codes = append(codes, c)
+		}
+		sort.Slice(codes, func(i, j int) bool {
+			if o.Failures[codes[i]] != o.Failures[codes[j]] {
+				return o.Failures[codes[i]] > o.Failures[codes[j]]
+			}
+			return codes[i] < codes[j]
+		})
+		for _, c := range codes {
+			fmt.Fprintf(w, "          %-36s %d\n", ErrorLabel(c)+":", o.Failures[c])
+		}
+	}
+	fmt.Fprintf(w, "\n")
+}
