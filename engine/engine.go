@@ -841,6 +841,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()}
 	if kind == report.Final {
 		rep.Outages = r.outageReport(now)
+		report.AttachHosts(rep.Outages, rep.Run.Hosts)
 		rep.Warmup = r.warmupEnd
 		if len(r.tps) > 0 {
 			st := report.MeasureSteadiness(r.tps, r.cfg.ReportInterval.Seconds())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/metrics"
@@ -61,4 +62,49 @@ func WriteHosts(w io.Writer, run *metrics.Snapshot) {
 		fmt.Fprintf(w, "    %-36s %8.2fs - %8.2fs   events: %d\n", h.Endpoint+":", max(h.FromS, 0), max(h.ToS, 0), h.Events)
 	}
 	fmt.Fprintf(w, "\n")
+}
+
+// AttachHosts names on each outage the endpoints that served before it
+// (those connected when it began) and after it (those connected to during
+// it, a failover's new server; else those connected when it ended).
+func AttachHosts(outages []Outage, hosts metrics.Hosts) {
+	if len(hosts) == 0 {
+		return
+	}
+	list := hostsOf(hosts, time.Time{})
+	covering := func(t time.Time) []string {
+		var out []string
+		for _, h := range list {
+			if !h.From.After(t) && !h.To.Before(t) {
+				out = append(out, h.Endpoint)
+			}
+		}
+		return out
+	}
+	for i := range outages {
+		o := &outages[i]
+		o.HostsBefore = covering(o.StartTime)
+		o.HostsAfter = nil
+		for _, h := range list {
+			if h.From.After(o.StartTime) && !h.From.After(o.EndTime) {
+				o.HostsAfter = append(o.HostsAfter, h.Endpoint)
+			}
+		}
+		if o.HostsAfter == nil {
+			o.HostsAfter = covering(o.EndTime)
+		}
+	}
+}
+
+// writeOutageHosts adds an outage's hosts to its line when it has them:
+// "hosts: a -> b", or "host: a" when the same served on both sides.
+func writeOutageHosts(w io.Writer, o Outage) {
+	before, after := strings.Join(o.HostsBefore, ","), strings.Join(o.HostsAfter, ",")
+	switch {
+	case before == "" && after == "":
+	case before == after:
+		fmt.Fprintf(w, "  host: %s", before)
+	default:
+		fmt.Fprintf(w, "  hosts: %s -> %s", before, after)
+	}
 }

@@ -62,3 +62,30 @@ func TestHosts(t *testing.T) {
 		}
 	}
 }
+
+// An outage names the server before it and the one the workers connected
+// to during it (a failover), or the same one on both sides (a restart).
+func TestAttachHosts(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sec := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	failover := metrics.Hosts{
+		"p:1": {From: sec(0), To: sec(5.2), Events: 400}, // the last worker left at 5.2
+		"s:2": {From: sec(5.0), To: sec(10), Events: 600},
+	}
+	outages := []Outage{
+		{StartTime: sec(3), EndTime: sec(5.05)},
+		{StartTime: sec(7), EndTime: sec(8)},
+	}
+	AttachHosts(outages, failover)
+	if got := strings.Join(outages[0].HostsBefore, ",") + " -> " + strings.Join(outages[0].HostsAfter, ","); got != "p:1 -> s:2" {
+		t.Errorf("failover: %s", got)
+	}
+	if got := strings.Join(outages[1].HostsBefore, ",") + " -> " + strings.Join(outages[1].HostsAfter, ","); got != "s:2 -> s:2" {
+		t.Errorf("after the failover: %s", got)
+	}
+	var b strings.Builder
+	WriteAvailability(&b, outages)
+	if !strings.Contains(b.String(), "  hosts: p:1 -> s:2\n") || !strings.Contains(b.String(), "  host: s:2\n") {
+		t.Errorf("availability block:\n%s", b.String())
+	}
+}

@@ -36,6 +36,10 @@ type Outage struct {
 	// ongoing outage).
 	TPSBefore float64 `json:"tps_before"`
 	TPSAfter  float64 `json:"tps_after"`
+	// HostsBefore and HostsAfter are the endpoints that served before
+	// and after it (AttachHosts): a failover's old and new server.
+	HostsBefore []string `json:"hosts_before,omitempty"`
+	HostsAfter  []string `json:"hosts_after,omitempty"`
 	// Source names who saw the outage in a merge: the results file of the
 	// instance, or "" for an outage of the whole service.
 	Source string `json:"source,omitempty"`
@@ -82,6 +86,7 @@ func WriteAvailability(w io.Writer, outages []Outage) {
 		if o.Ongoing {
 			fmt.Fprintf(w, "  ongoing at end of run")
 		}
+		writeOutageHosts(w, o)
 		if o.Source != "" {
 			fmt.Fprintf(w, "  (%s)", o.Source)
 		}
