@@ -30,6 +30,8 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sysbench-go/sysbench-go/drivers"
+	mysqldrv "github.com/sysbench-go/sysbench-go/drivers/mysql"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
@@ -528,5 +530,29 @@ func TestFailoverMariaDBRestart(t *testing.T) {
 	line := checkOutage(t, out, observed)
 	if want := "host: 127.0.0.1:" + s.port; !strings.Contains(line, want) {
 		t.Errorf("outage line %q does not say %q", line, want)
+	}
+
+	// A read-only server (a replica) is no host for --mysql-target=read-write.
+	db := s.db("")
+	defer db.Close()
+	if _, err := db.Exec("SET GLOBAL read_only = 1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"any", "read-write"} {
+		v := testenv.Values(mysqldrv.Factory.Options, "mysql-host", "127.0.0.1", "mysql-port", s.port,
+			"mysql-user", "root", "mysql-db", "sbtest", "mysql-target", target)
+		d, log := testenv.OpenDriver(t, mysqldrv.Open, drivers.Config{Values: v})
+		c, err := d.Connect(ctx)
+		switch {
+		case target == "any" && err != nil:
+			t.Errorf("--mysql-target=any refused a read-only server: %v", err)
+		case target == "read-write" && err == nil:
+			t.Error("--mysql-target=read-write accepted a read-only server")
+		case target == "read-write" && !strings.Contains(log.String(), "read-only"):
+			t.Errorf("the refusal does not say the server is read-only: %s", log.String())
+		}
+		if c != nil {
+			c.Close()
+		}
 	}
 }
