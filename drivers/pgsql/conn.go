@@ -24,10 +24,8 @@ type conn struct {
 	// OS thread in its reads takes a processor from the workers.
 	observer bool
 	pg       *pgconn.PgConn
-	// endpoint is where pg was opened to, and dialed where the last
-	// socket of a connect went (which pgconn may drop for the next host
-	// of the list).
-	endpoint, dialed drivers.Endpoint
+	// endpoint is where pg was opened to.
+	endpoint drivers.Endpoint
 	// sess records, under --server-stats, the backend of a run's
 	// connection and the transactions it ended (what pg_stat_database
 	// counts in xact_commit and xact_rollback).
@@ -72,11 +70,13 @@ func (c *conn) open(ctx context.Context) error {
 
 // dial connects and prints nothing.
 func (c *conn) dial(ctx context.Context) error {
-	cfg, err := c.d.config(c.n, c.d.blocking && !c.observer, c.noteDial)
+	var at dialNote
+	cfg, err := c.d.config(c.n, c.d.blocking && !c.observer, at.note)
 	if err != nil {
 		return err
 	}
 	pg, err := pgconn.ConnectConfig(ctx, cfg)
+	endpoint := at.finish()
 	if err != nil {
 		host, port := c.d.endpoint(c.n)
 		msg := connectErrorMessage(err, host, port, c.d.sockets)
@@ -90,7 +90,7 @@ func (c *conn) dial(ctx context.Context) error {
 	c.mu.Lock()
 	c.pg = pg
 	c.mu.Unlock()
-	c.endpoint = c.dialed
+	c.endpoint = endpoint
 	c.gen++
 	if !c.observer {
 		c.sess = c.d.sessions.Open(strconv.FormatUint(uint64(pg.PID()), 10))
@@ -98,17 +98,42 @@ func (c *conn) dial(ctx context.Context) error {
 	return nil
 }
 
-// noteDial learns where a socket of the connect went: a TCP host:port as
-// the user wrote it, or a socket file.
-func (c *conn) noteDial(network, addr string) {
+// dialNote learns where the sockets of one connect went: the last one is
+// the connection's (pgconn drops a host that refuses or is not of the
+// wanted kind for the next). The dials pgconn makes later on the same
+// configuration (a cancel request, from a goroutine of its own) are not
+// noted.
+type dialNote struct {
+	mu   sync.Mutex
+	done bool
+	at   drivers.Endpoint
+}
+
+// note records a socket to addr: a TCP host:port as the user wrote it, or
+// a socket file.
+func (n *dialNote) note(network, addr string) {
+	var at drivers.Endpoint
 	if network == "unix" {
 		dir, port, _ := splitSocketPath(addr)
-		c.dialed = drivers.Endpoint{Socket: dir, Port: port}
-		return
+		at = drivers.Endpoint{Socket: dir, Port: port}
+	} else {
+		host, port, _ := net.SplitHostPort(addr)
+		p, _ := strconv.Atoi(port)
+		at = drivers.Endpoint{Host: host, Port: p}
 	}
-	host, port, _ := net.SplitHostPort(addr)
-	n, _ := strconv.Atoi(port)
-	c.dialed = drivers.Endpoint{Host: host, Port: n}
+	n.mu.Lock()
+	if !n.done {
+		n.at = at
+	}
+	n.mu.Unlock()
+}
+
+// finish ends the connect and returns where its last socket went.
+func (n *dialNote) finish() drivers.Endpoint {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.done = true
+	return n.at
 }
 
 var _ drivers.Endpointer = (*conn)(nil)
