@@ -76,10 +76,13 @@ func (c *conn) dial(ctx context.Context) error {
 		return err
 	}
 	pg, err := pgconn.ConnectConfig(ctx, cfg)
-	endpoint := at.finish()
+	endpoint, tried := at.finish()
 	if err != nil {
 		host, port := c.d.endpoint(c.n)
 		msg := connectErrorMessage(err, host, port, c.d.sockets)
+		if m := hostsErrorMessage(err, tried, c.d.sockets); m != "" {
+			msg = m
+		}
 		e := &drivers.Error{Kind: drivers.Fatal, State: "08001", Msg: msg, Op: "PQsetdbLogin()"}
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) {
@@ -98,20 +101,21 @@ func (c *conn) dial(ctx context.Context) error {
 	return nil
 }
 
-// dialNote learns where the sockets of one connect went: the last one is
-// the connection's (pgconn drops a host that refuses or is not of the
-// wanted kind for the next). The dials pgconn makes later on the same
-// configuration (a cancel request, from a goroutine of its own) are not
-// noted.
+// dialNote learns where the sockets of one connect went: every host
+// tried, in order, and the last one opened, which is the connection's
+// (pgconn drops a host that is not of the wanted kind for the next). The
+// dials pgconn makes later on the same configuration (a cancel request,
+// from a goroutine of its own) are not noted.
 type dialNote struct {
-	mu   sync.Mutex
-	done bool
-	at   drivers.Endpoint
+	mu    sync.Mutex
+	done  bool
+	at    drivers.Endpoint
+	tried []drivers.Endpoint
 }
 
-// note records a socket to addr: a TCP host:port as the user wrote it, or
-// a socket file.
-func (n *dialNote) note(network, addr string) {
+// note records a socket to addr, opened when ok: a TCP host:port as the
+// user wrote it, or a socket file.
+func (n *dialNote) note(network, addr string, ok bool) {
 	var at drivers.Endpoint
 	if network == "unix" {
 		dir, port, _ := splitSocketPath(addr)
@@ -123,17 +127,21 @@ func (n *dialNote) note(network, addr string) {
 	}
 	n.mu.Lock()
 	if !n.done {
-		n.at = at
+		n.tried = append(n.tried, at)
+		if ok {
+			n.at = at
+		}
 	}
 	n.mu.Unlock()
 }
 
-// finish ends the connect and returns where its last socket went.
-func (n *dialNote) finish() drivers.Endpoint {
+// finish ends the connect and returns where its last socket went and
+// every host it tried.
+func (n *dialNote) finish() (drivers.Endpoint, []drivers.Endpoint) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.done = true
-	return n.at
+	return n.at, n.tried
 }
 
 var _ drivers.Endpointer = (*conn)(nil)

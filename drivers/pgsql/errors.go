@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sysbench-go/sysbench-go/drivers"
 )
 
 // The reference prints libpq's own error texts (PQerrorMessage) for failed
@@ -142,6 +144,12 @@ func connectErrorMessage(err error, host string, port int, socket bool) string {
 		}
 		return msg
 	}
+	// A server not of --pgsql-target-session-attrs' kind: libpq's words.
+	for _, k := range targetKinds {
+		if errors.Is(err, k.err) {
+			return where + k.msg + "\n"
+		}
+	}
 	// Anything else (TLS refused with sslmode=require, timeouts): pgconn's
 	// own words for the innermost cause.
 	inner := err
@@ -156,6 +164,46 @@ func connectErrorMessage(err error, host string, port int, socket bool) string {
 		inner = j.Unwrap()[len(j.Unwrap())-1]
 	}
 	return where + inner.Error() + "\n"
+}
+
+// targetKinds are pgconn's refusals of a server by its kind, in libpq's
+// words.
+var targetKinds = []struct {
+	err error
+	msg string
+}{
+	{pgconn.ErrReadOnlyConnection, "session is read-only"},
+	{pgconn.ErrReadWriteConnection, "session is not read-only"},
+	{pgconn.ErrStandbyConnection, "server is in hot standby mode"},
+	{pgconn.ErrPrimaryConnection, "server is not in hot standby mode"},
+}
+
+// hostsErrorMessage is libpq's message for a connect that tried several
+// hosts: one line (with its hint) per host, in the order tried; "" when
+// only one was tried or the errors do not pair with the hosts.
+func hostsErrorMessage(err error, tried []drivers.Endpoint, socket bool) string {
+	var ce *pgconn.ConnectError
+	if len(tried) < 2 || !errors.As(err, &ce) {
+		return ""
+	}
+	j, ok := errors.Unwrap(ce).(interface{ Unwrap() []error })
+	if !ok || len(j.Unwrap()) != len(tried) {
+		return ""
+	}
+	var b strings.Builder
+	last := ""
+	for i, e := range j.Unwrap() {
+		host := tried[i].Host
+		if socket {
+			host = tried[i].Socket
+		}
+		// sslmode=prefer tries each host twice, with TLS and without.
+		if m := connectErrorMessage(e, host, tried[i].Port, socket); m != last {
+			b.WriteString(m)
+			last = m
+		}
+	}
+	return b.String()
 }
 
 func capitalize(s string) string {

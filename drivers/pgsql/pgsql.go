@@ -270,8 +270,8 @@ func gcd(a, b int) int {
 
 // config is connection n's configuration; blocking selects blocking
 // socket calls (--pgsql-blocking-io); dialed, if set, learns each address
-// a socket was opened to (the last one is the connection's endpoint).
-func (d *driver) config(n uint64, blocking bool, dialed func(network, addr string)) (*pgconn.Config, error) {
+// a socket was tried (ok: opened) to.
+func (d *driver) config(n uint64, blocking bool, dialed func(network, addr string, ok bool)) (*pgconn.Config, error) {
 	hosts, ports := d.failoverList(n)
 	var b strings.Builder
 	kv := func(k, v string) {
@@ -310,11 +310,11 @@ func (d *driver) config(n uint64, blocking bool, dialed func(network, addr strin
 		dctx, cancel := drivers.DialAttempt(ctx)
 		nc, err := dial(dctx, network, addr)
 		cancel()
+		if dialed != nil {
+			dialed(network, addr, err == nil)
+		}
 		if err != nil {
 			return nil, err
-		}
-		if dialed != nil {
-			dialed(network, addr)
 		}
 		return sockio.Adopt(nc, blocking), nil
 	}

@@ -565,13 +565,17 @@ func TestHostAndPortLists(t *testing.T) {
 	if _, err := d.Connect(context.Background()); err == nil {
 		t.Fatal("a connection reached port 1 or 2")
 	}
-	if !strings.Contains(log.String(), "port 1 failed") {
+	// As libpq: a line for each host tried.
+	if !strings.Contains(log.String(), "port 1 failed") || !strings.Contains(log.String(), "port 2 failed") {
 		t.Errorf("log %q", log.String())
 	}
 	// No host of the wanted kind: the test server is a primary.
-	d, _ = open(t, drivers.PSAuto, "pgsql-target-session-attrs", "standby")
+	d, log = open(t, drivers.PSAuto, "pgsql-target-session-attrs", "standby")
 	if _, err := d.Connect(context.Background()); err == nil {
 		t.Error("a primary accepted for target standby")
+	}
+	if !strings.Contains(log.String(), "port "+s.Port+" failed: server is not in hot standby mode") {
+		t.Errorf("log %q", log.String())
 	}
 	d, _ = open(t, drivers.PSAuto, "pgsql-target-session-attrs", "read-write")
 	testenv.Connect(t, d)
@@ -859,5 +863,34 @@ func testBulkInsertCopy(t *testing.T, blocking string) {
 	if l := log.String(); !strings.HasPrefix(l, "FATAL: PQexec() failed: 7 null value in column \"id\"") ||
 		!strings.HasSuffix(l, "\nFATAL: failed query was: "+q+"\n") {
 		t.Errorf("log %q", l)
+	}
+}
+
+// A connection's host list starts with its own endpoint (the round-robin
+// choice) and goes on with the ones after it, each once.
+func TestFailoverList(t *testing.T) {
+	for _, tt := range []struct {
+		hosts, ports []string
+		n            uint64
+		want         string
+	}{
+		{[]string{"a", "b"}, []string{"1", "2"}, 0, "a,b 1,2"},
+		{[]string{"a", "b"}, []string{"1", "2"}, 1, "b,a 2,1"},
+		{[]string{"a"}, []string{"1", "2", "3"}, 1, "a,a,a 2,3,1"},
+		{[]string{"a", "b"}, []string{"1"}, 3, "b,a 1,1"},
+		{[]string{"a", "b"}, []string{"1", "2", "3"}, 0, "a,b,a,b,a,b 1,2,3,1,2,3"},
+		{[]string{"a"}, []string{"1"}, 5, "a 1"},
+	} {
+		v := options.NewValues()
+		v.Set("pgsql-host", strings.Join(tt.hosts, ","))
+		v.Set("pgsql-port", strings.Join(tt.ports, ","))
+		d, err := Open(drivers.Config{Values: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, p := d.(*driver).failoverList(tt.n)
+		if got := h + " " + p; got != tt.want {
+			t.Errorf("hosts %v ports %v, connection %d: %q, want %q", tt.hosts, tt.ports, tt.n, got, tt.want)
+		}
 	}
 }
