@@ -20,13 +20,18 @@ type ServedHost struct {
 	Events   uint64    `json:"events"`
 }
 
-// hostsOf lists w's endpoints in the order they began serving (then by
-// name), with times relative to start.
+// hostsOf lists h's endpoints in the order they began serving (then by
+// name), with times relative to start, which none begins before (a
+// connection opened before the measured window served from its start).
 func hostsOf(h metrics.Hosts, start time.Time) []ServedHost {
 	out := make([]ServedHost, 0, len(h))
 	for ep, w := range h {
-		out = append(out, ServedHost{Endpoint: ep, From: w.From.UTC(), To: w.To.UTC(),
-			FromS: w.From.Sub(start).Seconds(), ToS: w.To.Sub(start).Seconds(), Events: w.Events})
+		from := w.From
+		if from.Before(start) {
+			from = start
+		}
+		out = append(out, ServedHost{Endpoint: ep, From: from.UTC(), To: w.To.UTC(),
+			FromS: from.Sub(start).Seconds(), ToS: w.To.Sub(start).Seconds(), Events: w.Events})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].From.Equal(out[j].From) {
@@ -59,7 +64,7 @@ func WriteHosts(w io.Writer, run *metrics.Snapshot) {
 	}
 	fmt.Fprintf(w, "Hosts:\n")
 	for _, h := range hostsOf(run.Hosts, run.Start) {
-		fmt.Fprintf(w, "    %-36s %8.2fs - %8.2fs   events: %d\n", h.Endpoint+":", max(h.FromS, 0), max(h.ToS, 0), h.Events)
+		fmt.Fprintf(w, "    %-36s %8.2fs - %8.2fs   events: %d\n", h.Endpoint+":", h.FromS, h.ToS, h.Events)
 	}
 	fmt.Fprintf(w, "\n")
 }

@@ -19,7 +19,7 @@ func TestHosts(t *testing.T) {
 	run.End = sec(10)
 	run.Hosts = metrics.Hosts{
 		"10.0.0.2:5432": {From: sec(4.25), To: sec(10), Events: 600},
-		"10.0.0.1:5432": {From: sec(0), To: sec(3.5), Events: 400},
+		"10.0.0.1:5432": {From: sec(-0.02), To: sec(3.5), Events: 400}, // connected before the window
 	}
 	var b strings.Builder
 	WriteHosts(&b, run)
@@ -56,6 +56,10 @@ func TestHosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if back.Hosts[0].FromS != 0 || !back.Hosts[0].From.Equal(t0) {
+		t.Errorf("a host connected before the window: %+v, want it from the window's start", back.Hosts[0])
+	}
+	run.Hosts["10.0.0.1:5432"] = metrics.HostWindow{From: t0, To: sec(3.5), Events: 400}
 	for k, v := range run.Hosts {
 		if g := s.Hosts[k]; !g.From.Equal(v.From) || !g.To.Equal(v.To) || g.Events != v.Events {
 			t.Errorf("%s read back as %+v, want %+v", k, g, v)
