@@ -87,6 +87,10 @@ type settings struct {
 	ignoreAll bool
 	ignore    []int
 	psMode    drivers.PSMode
+	// timeout is --query-timeout; ignoreTimeout says HYT00 (its state)
+	// is in --mysql-ignore-errors.
+	timeout       time.Duration
+	ignoreTimeout bool
 }
 
 // Open validates the options and returns a driver ready to connect. A dry
@@ -147,6 +151,7 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		blocking: blockingOption(v, cfg.Threads),
 		debug:    cfg.Debug || v.Bool("mysql-debug"),
 		psMode:   cfg.PSMode,
+		timeout:  cfg.QueryTimeout,
 	}
 	if !v.IsSet("mysql-password") && s.password == "" {
 		// libmysqlclient falls back to MYSQL_PWD as well.
@@ -183,6 +188,10 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		e = strings.TrimSpace(e)
 		if e == "all" {
 			s.ignoreAll = true
+			continue
+		}
+		if strings.EqualFold(e, drivers.QueryTimeoutState) {
+			s.ignoreTimeout = true
 			continue
 		}
 		// The reference uses atoi: junk becomes 0.
@@ -242,6 +251,7 @@ func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
 	d.mu.Unlock()
 
 	c := &conn{d: d, t: t}
+	c.qt = drivers.NewQueryTimer(d.s.timeout, c.abort)
 	if err := c.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("connect: %w", ctx.Err())
@@ -265,6 +275,13 @@ func (d *drv) debugf(format string, args ...any) {
 	if d.s.debug {
 		d.log.Debugf(format, args...)
 	}
+}
+
+// ignorableTimeout reports whether --mysql-ignore-errors covers a
+// --query-timeout: its state HYT00, "all", or a lost connection (2013),
+// which is what a timeout leaves the connection as.
+func (d *drv) ignorableTimeout() bool {
+	return d.s.ignoreTimeout || d.ignorable(crServerLost)
 }
 
 // ignorable reports whether --mysql-ignore-errors covers code.

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -91,6 +92,7 @@ type driver struct {
 
 	ignoreAll bool
 	ignore    map[string]bool
+	timeout   time.Duration // --query-timeout
 
 	psMode   drivers.PSMode
 	debug    bool
@@ -133,6 +135,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		blocking: blockingIO(cfg),
 		log:      logging.OrDiscard(cfg.Log),
 		ignore:   map[string]bool{},
+		timeout:  cfg.QueryTimeout,
 	}
 	d.password = str("pgsql-password", "")
 	d.passSet = d.password != ""
@@ -272,6 +275,7 @@ func (d *driver) config(n uint64, blocking bool) (*pgconn.Config, error) {
 func (d *driver) Connect(ctx context.Context) (drivers.Conn, error) {
 	n := d.next.Add(1) - 1
 	c := &conn{d: d, n: n}
+	c.qt = drivers.NewQueryTimer(d.timeout, c.expireCall)
 	if err := c.open(ctx); err != nil {
 		return nil, err
 	}
