@@ -141,12 +141,8 @@ func (c *conn) Close() error {
 // begin marks the connection busy for ctx. pgconn is always called with
 // context.Background(); this guard does the cancellation instead.
 func (c *conn) begin(ctx context.Context) error {
-	if c.pg == nil && c.lost {
-		c.qt.Clear()
-		if err := drivers.Relink(ctx, c.qt.Timeout(), c.dial, "PQexec()", ""); err != nil {
-			return err
-		}
-		c.lost = false
+	if err := c.relink(ctx); err != nil {
+		return err
 	}
 	if c.pg == nil {
 		return &drivers.Error{Kind: drivers.Fatal, State: lostConnState, Msg: "connection is closed"}
@@ -202,6 +198,20 @@ func (c *conn) release() {
 	c.mu.Lock()
 	c.active, c.calling = 0, false
 	c.mu.Unlock()
+}
+
+// relink connects again when --query-timeout gave the connection up
+// (drivers.Relink); prepared statements see the new generation.
+func (c *conn) relink(ctx context.Context) error {
+	if !c.lost {
+		return nil
+	}
+	c.qt.Clear()
+	if err := drivers.Relink(ctx, c.qt.Timeout(), c.dial, "PQexec()", ""); err != nil {
+		return err
+	}
+	c.lost = false
+	return nil
 }
 
 // expireCall runs on the timer's goroutine when a call outlives
