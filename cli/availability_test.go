@@ -108,11 +108,24 @@ func TestOutageOnServers(t *testing.T) {
 			}
 			done := make(chan ran, 1)
 			began := time.Now()
+			metricsURL := "http://127.0.0.1:" + freePort(t) + "/metrics"
 			go func() {
 				out, code := runCLI(t, append(common, "--threads=2", "--time=4", "--query-timeout=0.5",
-					"--"+kind+"-ignore-errors=HYT00", "--results="+results, "run")...)
+					"--"+kind+"-ignore-errors=HYT00", "--results="+results,
+					"--metrics-addr="+strings.TrimSuffix(strings.TrimPrefix(metricsURL, "http://"), "/metrics"), "run")...)
 				done <- ran{out, code}
 			}()
+			// poll scrapes --metrics-addr until cond holds of the
+			// outage gauge and counter, or 3 s pass.
+			poll := func(cond func(on, ended float64) bool) bool {
+				for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+					mf := scrape(t, metricsURL)
+					if cond(value(t, mf, "sysbench_outage"), value(t, mf, "sysbench_outages_total")) {
+						return true
+					}
+				}
+				return false
+			}
 
 			// The run is inserting: its rows grow past the prepared 100.
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -137,10 +150,18 @@ func TestOutageOnServers(t *testing.T) {
 				}
 			}
 			locked := time.Now()
-			time.Sleep(1500 * time.Millisecond) // the stretch's length; the test measures it
+			// --metrics-addr says an outage is on once the threshold (1 s)
+			// has passed.
+			if !poll(func(on, ended float64) bool { return on == 1 && ended == 0 }) {
+				t.Errorf("sysbench_outage is not 1 while the table is locked")
+			}
+			time.Sleep(time.Until(locked.Add(1500 * time.Millisecond))) // the stretch's length; the test measures it
 			freed := time.Now()
 			if err := lock.exec(ctx, lock.free); err != nil {
 				t.Fatalf("%s: %v", lock.free, err)
+			}
+			if !poll(func(on, ended float64) bool { return on == 0 && ended == 1 }) {
+				t.Errorf("sysbench_outage and sysbench_outages_total are not 0 and 1 after the lock")
 			}
 			r := <-done
 			elapsed := time.Since(began)
