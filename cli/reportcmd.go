@@ -260,6 +260,7 @@ func (p *program) printResults(r *report.Results, values *options.Values, out *r
 	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
 	// One run's steadiness, as the run printed it (a merge has none).
 	report.WriteSteadiness(p.log.Writer(logging.Notice), report.Steadiness{Steady: r.Steady, Variation: r.Variation})
+	report.WriteAvailability(p.log.Writer(logging.Notice), r.Outages)
 	if r.Server != nil && len(r.Merged) <= 1 {
 		report.WriteServer(p.log.Writer(logging.Notice), r.Server)
 	}

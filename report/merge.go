@@ -109,6 +109,7 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 		return nil, err
 	}
 	out.Total = w
+	out.Outages = mergeOutages(rs, names, w.Start)
 	if out.Statements, err = mergeStatements(rs, first.Settings.Percentiles); err != nil {
 		return nil, err
 	}
