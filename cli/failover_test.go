@@ -35,11 +35,11 @@ import (
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 )
 
-// outageTolerance is how far the reported outage may be from the one the
+// failoverTolerance is how far the reported outage may be from the one the
 // test observed: the test sees a stop a few milliseconds after it sends
 // it and a row a polling period (and a busy machine's scheduling) after
 // it was committed.
-const outageTolerance = 500 * time.Millisecond
+const failoverTolerance = 500 * time.Millisecond
 
 // downFor is how long the test keeps the service down before bringing it
 // back: longer than the run's outage threshold (1 s), so that the run
@@ -273,8 +273,8 @@ func oneOutage(t *testing.T, out string) (string, time.Duration) {
 func checkOutage(t *testing.T, out string, observed time.Duration) string {
 	t.Helper()
 	line, got := oneOutage(t, out)
-	if d := got - observed; d < -outageTolerance || d > outageTolerance {
-		t.Errorf("outage of %v reported, %v observed from outside (tolerance %v): %s", got, observed, outageTolerance, line)
+	if d := got - observed; d < -failoverTolerance || d > failoverTolerance {
+		t.Errorf("outage of %v reported, %v observed from outside (tolerance %v): %s", got, observed, failoverTolerance, line)
 	}
 	t.Logf("outage: %v reported, %v observed", got, observed)
 	return line

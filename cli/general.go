@@ -71,6 +71,7 @@ var dbOptions = []options.Option{
 	{Name: "db-driver", Desc: "specifies database driver to use ('help' to get list of available drivers)", Kind: options.String, Default: "mysql"},
 	{Name: "db-ps-mode", Desc: "prepared statements usage mode {auto, disable}", Kind: options.String, Default: "auto"},
 	{Name: "db-debug", Desc: "print database-specific debug information", Kind: options.Bool, Default: "off"},
+	{Name: "query-timeout", Extension: true, Desc: "seconds a query may wait for the server: one that waits longer (a network partition, a frozen server) fails with error HYT00 and its connection is given up, reconnected when the error is ignored (HYT00 or a lost connection in --mysql-ignore-errors/--pgsql-ignore-errors); 0: no limit", Kind: options.Float, Default: "0"},
 	{Name: "db-dry-run", Extension: true, Desc: "dry run with any driver: pretend that all database calls succeed without executing them (measures client cost)", Kind: options.Bool, Default: "off"},
 }
 

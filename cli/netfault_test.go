@@ -29,7 +29,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // The proxy's commands, one per line on its standard input.
@@ -163,21 +165,34 @@ func TestNetfaultProxyHelper(t *testing.T) {
 
 var intervalRE = regexp.MustCompile(`^\[ (\d+)s \] thds: \d+ tps: ([\d.]+) .* lat \(ms,95%\): ([\d.]+)`)
 
-// A run survives a bad network by itself: 2 ms of delay each way and 1%
-// loss, then a 3 s partition, then the network back; it keeps running,
-// recovers after the partition and prints its final report. (Needs root
-// and ip(8), for the network namespace.)
-func TestNetworkFaults(t *testing.T) {
+// netfault is a network namespace holding PostgreSQL and the impairing
+// proxy in front of it, for the runs of the tests below.
+type netfault struct {
+	t    *testing.T
+	bin  string
+	dir  string
+	inNS func(name string, args ...string) *exec.Cmd
+	ctl  io.WriteCloser
+	acks *bufio.Scanner
+}
+
+const netfaultServerPort, netfaultProxyPort = "15432", "16432"
+
+// newNetfault makes the namespace, starts the servers in it (their ports
+// are the namespace's: the suite's own servers are outside it), prepares
+// one table of 1000 rows and starts the proxy. It skips the test, or
+// fails it under CI, without root or ip(8).
+func newNetfault(t *testing.T) *netfault {
 	if os.Getuid() != 0 {
 		testenv.Unavailable(t, "a network namespace needs root")
-		return
+		return nil
 	}
 	ipCmd, err := exec.LookPath("ip")
 	if err != nil {
 		testenv.Unavailable(t, "no ip(8) (Debian: iproute2)")
-		return
+		return nil
 	}
-	bin := testenv.Binary(t)
+	nf := &netfault{t: t, bin: testenv.Binary(t), dir: t.TempDir()}
 	var b [4]byte
 	_, _ = crand.Read(b[:])
 	ns := "sbtest-" + hex.EncodeToString(b[:])
@@ -190,44 +205,34 @@ func TestNetworkFaults(t *testing.T) {
 	ip("netns", "add", ns)
 	t.Cleanup(func() { _ = exec.Command(ipCmd, "netns", "del", ns).Run() })
 	ip("-n", ns, "link", "set", "lo", "up")
-	inNS := func(name string, args ...string) *exec.Cmd {
+	nf.inNS = func(name string, args ...string) *exec.Cmd {
 		return exec.Command(ipCmd, append([]string{"netns", "exec", ns, name}, args...)...)
 	}
 
-	// The servers, inside the namespace: its ports are its own.
 	dir, err := os.MkdirTemp("", "sbnf-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cwd, _ := os.Getwd()
 	testdb := filepath.Join(cwd, "..", "scripts", "testdb.sh") // the repository's, from cli/
-	const serverPort, proxyPort = "15432", "16432"
-	// The ports are the namespace's: the suite's own servers (make test
-	// exports their ports) are outside it.
 	testdbCmd := func(verb string) *exec.Cmd {
-		c := inNS("bash", testdb, verb, dir)
-		c.Env = append(os.Environ(), "SBTEST_PGSQL_PORT="+serverPort, "SBTEST_MYSQL_PORT=13306")
+		c := nf.inNS("bash", testdb, verb, dir)
+		c.Env = append(os.Environ(), "SBTEST_PGSQL_PORT="+netfaultServerPort, "SBTEST_MYSQL_PORT=13306")
 		return c
 	}
 	if out, err := testdbCmd("start").CombinedOutput(); err != nil {
 		_ = testdbCmd("stop").Run()
 		testenv.Unavailable(t, fmt.Sprintf("no servers in the namespace: %v\n%s", err, out))
-		return
+		return nil
 	}
 	t.Cleanup(func() { _ = testdbCmd("stop").Run() })
-	pg := func(port string) []string {
-		return []string{"--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=" + port,
-			"--pgsql-user=sbtest", "--pgsql-password=sbtest", "--pgsql-db=sbtest", "--pgsql-sslmode=disable",
-			"--tables=1", "--table-size=1000"}
-	}
-	if out, err := inNS(bin, append([]string{"oltp_point_select", "prepare"}, pg(serverPort)...)...).CombinedOutput(); err != nil {
+	if out, err := nf.inNS(nf.bin, append([]string{"oltp_point_select", "prepare"}, netfaultPG(netfaultServerPort)...)...).CombinedOutput(); err != nil {
 		t.Fatalf("prepare: %v\n%s", err, out)
 	}
 
-	proxy := inNS(os.Args[0], "-test.run=^TestNetfaultProxyHelper$")
-	proxy.Env = append(os.Environ(), "SBTEST_NETFAULT_PROXY=127.0.0.1:"+proxyPort+"->127.0.0.1:"+serverPort)
-	ctl, err := proxy.StdinPipe()
-	if err != nil {
+	proxy := nf.inNS(os.Args[0], "-test.run=^TestNetfaultProxyHelper$")
+	proxy.Env = append(os.Environ(), "SBTEST_NETFAULT_PROXY=127.0.0.1:"+netfaultProxyPort+"->127.0.0.1:"+netfaultServerPort)
+	if nf.ctl, err = proxy.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
 	pout, err := proxy.StdoutPipe()
@@ -238,32 +243,45 @@ func TestNetworkFaults(t *testing.T) {
 	if err := proxy.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ctl.Close(); _ = proxy.Wait() })
-	acks := bufio.NewScanner(pout)
-	if !acks.Scan() || acks.Text() != "ready" {
-		t.Fatalf("the proxy did not start: %q", acks.Text())
+	t.Cleanup(func() { nf.ctl.Close(); _ = proxy.Wait() })
+	nf.acks = bufio.NewScanner(pout)
+	if !nf.acks.Scan() || nf.acks.Text() != "ready" {
+		t.Fatalf("the proxy did not start: %q", nf.acks.Text())
 	}
-	send := func(cmd string) {
-		t.Helper()
-		fmt.Fprintln(ctl, cmd)
-		if !acks.Scan() || !strings.HasPrefix(acks.Text(), "ok") {
-			t.Fatalf("proxy: %s: %q", cmd, acks.Text())
-		}
-	}
+	return nf
+}
 
-	// The run: its intervals drive the faults.
-	run := inNS(bin, append([]string{"oltp_point_select", "--threads=4", "--time=14", "--report-interval=1", "run"}, pg(proxyPort)...)...)
+// netfaultPG are the options of a run against the server at port.
+func netfaultPG(port string) []string {
+	return []string{"--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=" + port,
+		"--pgsql-user=sbtest", "--pgsql-password=sbtest", "--pgsql-db=sbtest", "--pgsql-sslmode=disable",
+		"--tables=1", "--table-size=1000"}
+}
+
+// send gives the proxy a command and returns once it acknowledged it:
+// the command is in force by then.
+func (nf *netfault) send(cmd string) {
+	nf.t.Helper()
+	fmt.Fprintln(nf.ctl, cmd)
+	if !nf.acks.Scan() || !strings.HasPrefix(nf.acks.Text(), "ok") {
+		nf.t.Fatalf("proxy: %s: %q", cmd, nf.acks.Text())
+	}
+}
+
+// run runs the test's binary in the namespace with args, through the
+// proxy; at is called with each intermediate report's second as it is
+// printed. It returns the output and the run's error.
+func (nf *netfault) run(args []string, at func(s int, tps float64, p95 float64)) (string, error) {
+	run := nf.inNS(nf.bin, append(args, netfaultPG(netfaultProxyPort)...)...)
 	out, err := run.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		nf.t.Fatal(err)
 	}
 	run.Stderr = run.Stdout
 	if err := run.Start(); err != nil {
-		t.Fatal(err)
+		nf.t.Fatal(err)
 	}
 	var text strings.Builder
-	tps := map[int]float64{}
-	p95 := map[int]float64{}
 	sc := bufio.NewScanner(io.TeeReader(out, &text))
 	for sc.Scan() {
 		m := intervalRE.FindStringSubmatch(sc.Text())
@@ -271,37 +289,178 @@ func TestNetworkFaults(t *testing.T) {
 			continue
 		}
 		s, _ := strconv.Atoi(m[1])
-		tps[s], _ = strconv.ParseFloat(m[2], 64)
-		p95[s], _ = strconv.ParseFloat(m[3], 64)
-		switch s {
-		case 2:
-			send(cmdImpair + " 2ms 0.01")
-		case 6:
-			send(cmdPartition)
-		case 9:
-			send(cmdHeal)
-		case 11:
-			send(cmdImpair + " 0s 0")
-		}
+		tps, _ := strconv.ParseFloat(m[2], 64)
+		p95, _ := strconv.ParseFloat(m[3], 64)
+		at(s, tps, p95)
 	}
 	err = run.Wait()
-	if err != nil {
-		t.Fatalf("the run failed: %v\n%s", err, text.String())
+	return text.String(), err
+}
+
+// TestNetworkFaults runs through the impaired network, in one namespace
+// and one pair of servers for its parts. (Needs root and ip(8), for the
+// network namespace.)
+func TestNetworkFaults(t *testing.T) {
+	nf := newNetfault(t)
+	if nf == nil {
+		return
 	}
-	t.Logf("the run through the impaired network:\n%s", text.String())
-	if !strings.Contains(text.String(), "Threads fairness") {
-		t.Fatalf("no final report\n%s", text.String())
+	t.Run("impaired", nf.impaired)
+	t.Run("partition outage", nf.partitionOutage)
+	t.Run("partition never heals", nf.partitionNeverHeals)
+}
+
+// A run survives a bad network by itself: 2 ms of delay each way and 1%
+// loss, then a 3 s partition, then the network back; it keeps running,
+// recovers after the partition and prints its final report.
+func (nf *netfault) impaired(t *testing.T) {
+	nf.t = t
+	tps := map[int]float64{}
+	p95 := map[int]float64{}
+	text, err := nf.run([]string{"oltp_point_select", "--threads=4", "--time=14", "--report-interval=1", "run"},
+		func(s int, tp, p float64) {
+			tps[s], p95[s] = tp, p
+			switch s {
+			case 2:
+				nf.send(cmdImpair + " 2ms 0.01")
+			case 6:
+				nf.send(cmdPartition)
+			case 9:
+				nf.send(cmdHeal)
+			case 11:
+				nf.send(cmdImpair + " 0s 0")
+			}
+		})
+	if err != nil {
+		t.Fatalf("the run failed: %v\n%s", err, text)
+	}
+	t.Logf("the run through the impaired network:\n%s", text)
+	if !strings.Contains(text, "Threads fairness") {
+		t.Fatalf("no final report\n%s", text)
 	}
 	// The delay is in the latency: 2 ms each way, at least 4 ms a query.
 	if p95[4] < 4 || p95[5] < 4 {
-		t.Errorf("p95 of %g and %g ms with 2 ms of delay each way\n%s", p95[4], p95[5], text.String())
+		t.Errorf("p95 of %g and %g ms with 2 ms of delay each way\n%s", p95[4], p95[5], text)
 	}
 	// The partition stopped the run (no event in a whole second of it),
 	// and it went on after.
 	if tps[8] != 0 {
-		t.Errorf("%g events/s in the partition\n%s", tps[8], text.String())
+		t.Errorf("%g events/s in the partition\n%s", tps[8], text)
 	}
 	if tps[12] == 0 || tps[13] == 0 {
-		t.Errorf("no events after the partition healed\n%s", text.String())
+		t.Errorf("no events after the partition healed\n%s", text)
+	}
+}
+
+// outageTolerance is how far an outage's edges may lie from the moments
+// the test saw the partition begin and end. The partition is in force
+// when the proxy acknowledges it, and the last event completed before
+// then: within one write event's latency (milliseconds; tens on this
+// 2-core machine under load) plus the command's round trip. After the
+// heal, the held bytes go through at once and the first event completes
+// within its remaining queries' round trips. 0.5 s is ten times that.
+const outageTolerance = 500 * time.Millisecond
+
+// readOutages reads the outages of a results file.
+func readOutages(t *testing.T, path string) []report.Outage {
+	t.Helper()
+	r, err := report.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the results file: %v", err)
+	}
+	return r.Outages
+}
+
+func within(a, b time.Time, tol time.Duration) bool {
+	d := a.Sub(b)
+	return d <= tol && d >= -tol
+}
+
+// A write workload through a partition of 2 s that heals: the report
+// shows one outage that matches the partition the test made, within
+// outageTolerance, and the run ends on time.
+func (nf *netfault) partitionOutage(t *testing.T) {
+	nf.t = t
+	results := filepath.Join(nf.dir, "partition.json")
+	var parted, healed time.Time
+	const runTime = 5 * time.Second
+	began := time.Now()
+	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=5", "--report-interval=1",
+		"--results=" + results, "run"}, func(s int, _, _ float64) {
+		switch s {
+		case 1:
+			nf.send(cmdPartition)
+			parted = time.Now()
+		case 3:
+			nf.send(cmdHeal)
+			healed = time.Now()
+		}
+	})
+	elapsed := time.Since(began)
+	if err != nil {
+		t.Fatalf("the run failed: %v\n%s", err, text)
+	}
+	if parted.IsZero() || healed.IsZero() {
+		t.Fatalf("the run did not reach its third second\n%s", text)
+	}
+	// Start-up (connections) and the end (the results file) take some
+	// of a second; --time's grace for events still running is 5 s.
+	if elapsed > runTime+2*time.Second {
+		t.Errorf("the run took %s for --time=5\n%s", elapsed, text)
+	}
+	got := readOutages(t, results)
+	if len(got) != 1 {
+		t.Fatalf("outages %+v, want 1 for the partition %s .. %s\n%s", got, parted.Format(time.StampMilli), healed.Format(time.StampMilli), text)
+	}
+	o := got[0]
+	seen := healed.Sub(parted)
+	t.Logf("partition seen %s, outage %.3fs: began %s from the partition, ended %s from the heal",
+		seen, o.Duration, o.StartTime.Sub(parted), o.EndTime.Sub(healed))
+	if o.Ongoing || !within(o.StartTime, parted, outageTolerance) || !within(o.EndTime, healed, outageTolerance) ||
+		time.Duration(o.Duration*1e9)-seen > outageTolerance || seen-time.Duration(o.Duration*1e9) > outageTolerance {
+		t.Errorf("outage %+v, want %s .. %s (%s) within %s\n%s", o, parted.Format(time.StampMilli), healed.Format(time.StampMilli), seen, outageTolerance, text)
+	}
+	if !strings.Contains(text, "Availability:\n    outages:                             1 ") {
+		t.Errorf("no Availability block with one outage\n%s", text)
+	}
+}
+
+// A partition that never heals, with --query-timeout: the queries waiting
+// fail with HYT00 and their connections are given up, the run ends on
+// time (not a grace later) and the outage is ongoing at its end.
+func (nf *netfault) partitionNeverHeals(t *testing.T) {
+	nf.t = t
+	results := filepath.Join(nf.dir, "unhealed.json")
+	var parted time.Time
+	const runTime = 4 * time.Second
+	began := time.Now()
+	defer nf.send(cmdHeal)
+	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=4", "--report-interval=1",
+		"--query-timeout=0.5", "--pgsql-ignore-errors=HYT00", "--results=" + results, "run"}, func(s int, _, _ float64) {
+		if s == 1 {
+			nf.send(cmdPartition)
+			parted = time.Now()
+		}
+	})
+	elapsed := time.Since(began)
+	if err != nil {
+		t.Fatalf("the run failed: %v\n%s", err, text)
+	}
+	if parted.IsZero() {
+		t.Fatalf("the run did not reach its first second\n%s", text)
+	}
+	// On time: --time's grace (5 s) is not waited for.
+	if elapsed > runTime+2*time.Second {
+		t.Errorf("the run took %s for --time=4 with --query-timeout\n%s", elapsed, text)
+	}
+	got := readOutages(t, results)
+	if len(got) != 1 || !got[0].Ongoing || !within(got[0].StartTime, parted, outageTolerance) {
+		t.Fatalf("outages %+v, want 1 ongoing from the partition at %s\n%s", got, parted.Format(time.StampMilli), text)
+	}
+	if got[0].Failures[drivers.QueryTimeoutState] == 0 {
+		t.Errorf("no query timeouts among the outage's failures %v\n%s", got[0].Failures, text)
+	}
+	if !strings.Contains(text, "ongoing at end of run") {
+		t.Errorf("the report does not say the outage was ongoing at the end\n%s", text)
 	}
 }

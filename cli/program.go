@@ -185,10 +185,15 @@ func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 		p.fail(err)
 		return nil
 	}
+	timeout, err := fracSecondsOpt(values, "query-timeout")
+	if err != nil {
+		p.fail(err)
+		return nil
+	}
 	env := &luaapi.Env{
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
-			DryRun: values.Bool("db-dry-run"), Threads: cfg.Threads, Log: p.log},
+			DryRun: values.Bool("db-dry-run"), Threads: cfg.Threads, Log: p.log, QueryTimeout: timeout},
 		Log: p.log, Out: p.log.Out(), Rand: spec.rand, Threads: cfg.Threads, TidOffset: spec.tidOffset,
 		Argv: append([]string{"sysbench"}, spec.args...),
 		// The reference's sysbench.version_string is its VERSION_STRING,

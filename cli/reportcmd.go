@@ -257,9 +257,10 @@ func (p *program) printResults(r *report.Results, values *options.Values, out *r
 		Histogram: values.Bool("histogram")}
 	s := report.NewStat(snap, pcts)
 	s.TimeTotal = s.TimeInterval
-	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap})
-	// One run's steadiness, as the run printed it (a merge has none).
-	report.WriteSteadiness(p.log.Writer(logging.Notice), report.Steadiness{Steady: r.Steady, Variation: r.Variation})
+	// One run's steadiness, as the run printed it (a merge has none), its
+	// outages and hosts, in the run's order.
+	text.Report(&report.Report{Kind: report.Final, Stat: s, Window: snap, Run: snap,
+		Steadiness: &report.Steadiness{Steady: r.Steady, Variation: r.Variation}, Outages: r.Outages})
 	if r.Server != nil && len(r.Merged) <= 1 {
 		report.WriteServer(p.log.Writer(logging.Notice), r.Server)
 	}

@@ -74,6 +74,11 @@ func fillCell(c *Cell, r *report.Results) error {
 		}
 		c.Series = append(c.Series, Point{T: iv.Time, TPS: iv.TPS, QPS: iv.QPS.Total, P95MS: iv.Latency[key]})
 	}
+	for _, o := range r.Outages {
+		if o.Source == "" { // a merged file's whole, not its instances'
+			c.Outages = append(c.Outages, OutageSpan{StartS: o.Start, EndS: o.End, Ongoing: o.Ongoing})
+		}
+	}
 	c.settle(r.Settings.ReportIntervalSec, r.Total.TPS == 0 && r.Total.QPS.Total > 0)
 	return nil
 }

@@ -244,6 +244,17 @@ type htmlChart struct {
 	// RangeLabel names what the whiskers span in the tooltip: the rounds'
 	// min and max unless it says otherwise ("95% CI").
 	RangeLabel string `json:"range_label,omitempty"`
+	// Bands are the stretches shaded across a chart over time: the
+	// cells' outages.
+	Bands []htmlBand `json:"bands,omitempty"`
+}
+
+// htmlBand is a stretch of the x axis shaded in a cell's colour.
+type htmlBand struct {
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Color string  `json:"color"`
+	Label string  `json:"label"`
 }
 
 // htmlAxis is a chart's axis.
@@ -814,6 +825,17 @@ func (b *htmlBuilder) overTime(wi int, workload string, threads int) (o htmlOver
 				}
 			}
 			c.addDataset(ds)
+			for _, o := range cell.Outages {
+				if !htmlIsFinite(o.StartS) || !htmlIsFinite(o.EndS) || o.EndS <= 0 {
+					continue
+				}
+				what := fmt.Sprintf("%s r%d: outage of %.3fs", cell.Target, cell.Round, o.EndS-o.StartS)
+				if o.Ongoing {
+					what += ", ongoing at the end"
+				}
+				c.Bands = append(c.Bands, htmlBand{From: max(o.StartS, 0), To: o.EndS, Color: b.rgba(cell.Target, 0.18), Label: what})
+				end = max(end, o.EndS)
+			}
 		}
 		if end > 0 {
 			c.X.Max = &end

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -802,5 +803,51 @@ func TestHTMLReportOfTheIssue(t *testing.T) {
 	// order transactions' runs past 14 ms.
 	if axes["p95-w0"] >= 1 || axes["p95-w1"] < 14 {
 		t.Errorf("p95 axes: point_select up to %v ms, order_trx up to %v ms", axes["p95-w0"], axes["p95-w1"])
+	}
+}
+
+// Outages of cells are shaded on the charts over time, in the cell's
+// colour, over the seconds they lasted (issue 41): the page lists them
+// and the browser draws them, clipped to the axis; a cell without one
+// adds no band.
+func TestHTMLOutageBands(t *testing.T) {
+	sp := htmlCases()["one-point"]
+	sp.points = 10
+	s := htmlSummary(sp)
+	want := map[string][][2]float64{}
+	for i := range s.Cells {
+		c := &s.Cells[i]
+		switch {
+		case c.Target == "mariadb" && c.Round == 1:
+			c.Outages = []OutageSpan{{StartS: 3.25, EndS: 5.5}, {StartS: 8, EndS: 12, Ongoing: true}}
+		case c.Target == "postgresql" && c.Round == 2:
+			c.Outages = []OutageSpan{{StartS: -0.5, EndS: 1.5}} // began in the warm-up
+		}
+	}
+	// The axis ends at the last second or outage: the ongoing one's 12.
+	for _, kind := range []string{chartRateTime, chartP95Time} {
+		want[kind+"-w0-t4"] = [][2]float64{{3.25, 5.5}, {8, 12}, {0, 1.5}}
+	}
+	path, doc := htmlWriteReport(t, s)
+	if !strings.Contains(doc, `"label":"mariadb r1: outage of 4.000s, ongoing at the end"`) {
+		t.Errorf("the page does not name the ongoing outage")
+	}
+	charts := testenv.CheckHTMLReport(t, path, filepath.Join(testenv.ArtifactDir(t), "report-outages.png"))
+	seen := 0
+	for _, c := range charts {
+		w, ok := want[c.ID]
+		if !ok {
+			if len(c.Bands) != 0 {
+				t.Errorf("chart %s: bands %v, want none", c.ID, c.Bands)
+			}
+			continue
+		}
+		seen++
+		if !reflect.DeepEqual(c.Bands, w) {
+			t.Errorf("chart %s: bands %v drawn, want %v", c.ID, c.Bands, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d charts over time found", seen, len(want))
 	}
 }

@@ -120,6 +120,17 @@ type Cell struct {
 	Steady     *stats.Steady    `json:"steady,omitempty"`
 	SteadyNote string           `json:"steady_note,omitempty"`
 	Variation  *stats.Variation `json:"variation,omitempty"`
+	// Outages are the stretches the cell's target did not answer
+	// (docs/availability.md), drawn as bands on the charts over time.
+	Outages []OutageSpan `json:"outages,omitempty"`
+}
+
+// OutageSpan is when an outage of a cell's run was, in seconds of its
+// measured window (as its series' t_s).
+type OutageSpan struct {
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
+	Ongoing bool    `json:"ongoing,omitempty"`
 }
 
 // Point is one interval of a cell's run.

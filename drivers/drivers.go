@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/logging"
@@ -57,6 +58,10 @@ type Config struct {
 	// Log receives the FATAL/ALERT/WARNING/DEBUG messages a driver prints
 	// the way the reference does (nil discards them).
 	Log *logging.Logger
+	// QueryTimeout is --query-timeout: the longest a call may wait for
+	// the server before it fails with a TimeoutError; 0 waits as long as
+	// it takes.
+	QueryTimeout time.Duration
 }
 
 // ManyThreads is the thread count from which the drivers wait for the
@@ -329,4 +334,116 @@ func DialAttempt(ctx context.Context) (context.Context, context.CancelFunc) {
 		return ctx, func() {}
 	}
 	return context.WithTimeout(ctx, attemptConnect)
+}
+
+// QueryTimeoutState is the SQLSTATE of a call that --query-timeout ended:
+// the SQL/CLI's (ODBC's) "timeout expired". Scripts see it as sql_state,
+// the statistics count it under it, and --mysql-ignore-errors and
+// --pgsql-ignore-errors take it to ignore timeouts.
+const QueryTimeoutState = "HYT00"
+
+// TimeoutError is the error of the call op (with query) that had no
+// answer within d. The connection it was made on is given up: the
+// drivers reconnect when the error is ignored, as after a lost
+// connection.
+func TimeoutError(d time.Duration, op, query string) *Error {
+	return &Error{State: QueryTimeoutState, Op: op, Query: query,
+		Msg: fmt.Sprintf("Query timeout: no answer from the server within %s (--query-timeout)", d)}
+}
+
+// QueryTimer bounds the calls on one connection by --query-timeout. The
+// connection starts it as a call begins and stops it as the call ends;
+// when a call outlives the timeout, expire runs on the timer's goroutine
+// to interrupt it (the drivers shut the socket, as they do for a
+// cancelled context), and Expired says so until the next Start. One timer
+// serves every call: no context, goroutine or allocation per call. A nil
+// *QueryTimer (no timeout) does nothing.
+type QueryTimer struct {
+	d       time.Duration
+	t       *time.Timer
+	expired atomic.Bool
+}
+
+// NewQueryTimer returns the timer of a connection whose calls may last d,
+// calling expire when one lasts longer; nil when d is 0.
+func NewQueryTimer(d time.Duration, expire func()) *QueryTimer {
+	if d <= 0 {
+		return nil
+	}
+	q := &QueryTimer{d: d}
+	q.t = time.AfterFunc(time.Hour, func() {
+		q.expired.Store(true)
+		expire()
+	})
+	q.t.Stop()
+	return q
+}
+
+// Start starts the timer for a call.
+func (q *QueryTimer) Start() {
+	if q == nil {
+		return
+	}
+	q.expired.Store(false)
+	q.t.Reset(q.d)
+}
+
+// Stop stops the timer after a call.
+func (q *QueryTimer) Stop() {
+	if q != nil {
+		q.t.Stop()
+	}
+}
+
+// Clear forgets that the timeout ended the last call.
+func (q *QueryTimer) Clear() {
+	if q != nil {
+		q.expired.Store(false)
+	}
+}
+
+// Expired reports whether the timeout ended the last call started.
+func (q *QueryTimer) Expired() bool { return q != nil && q.expired.Load() }
+
+// Timeout is the timer's limit.
+func (q *QueryTimer) Timeout() time.Duration { return q.d }
+
+// Relink reconnects, with connect, a connection that --query-timeout (d)
+// gave up, trying for d at most: a call waits no longer for a server that
+// does not let it connect than for one that does not answer. It fails
+// with the TimeoutError of the call op (with query), of kind Reconnect:
+// the event restarts and its next call tries again, so that every
+// timeout is counted and --time's end is seen between tries.
+func Relink(ctx context.Context, d time.Duration, connect func(context.Context) error, op, query string) error {
+	rctx, cancel := context.WithTimeout(ctx, d)
+	err := RetryUntil(rctx, connect)
+	cancel()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	e := TimeoutError(d, op, query)
+	e.Msg = fmt.Sprintf("Query timeout: no connection to the server within %s (--query-timeout)", d)
+	e.Kind = Reconnect
+	return e
+}
+
+// WithQueryTimeout is ctx bounded by d, for drivers that interrupt a call
+// through its context (database/sql's): ctx itself and a no-op when d is
+// 0, so a run without --query-timeout allocates nothing per call.
+func WithQueryTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return ctx, noCancel
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func noCancel() {}
+
+// TimedOut reports whether a call under bounded, made from parent by
+// WithQueryTimeout, ended because the timeout passed (parent lives on).
+func TimedOut(parent, bounded context.Context) bool {
+	return parent.Err() == nil && errors.Is(bounded.Err(), context.DeadlineExceeded)
 }

@@ -10,6 +10,10 @@ type LiveView interface {
 	Totals() *metrics.Snapshot
 	// ThreadsRunning is how many workers are still running.
 	ThreadsRunning() int
+	// Outages is what the run's outages were so far: how many ended,
+	// their seconds with those of the one on now (which only grow), and
+	// whether one is on now; zeros without --outage-threshold.
+	Outages() (ended int, seconds float64, now bool)
 }
 
 type liveView struct{ r *runState }
@@ -23,6 +27,14 @@ func (v liveView) Totals() *metrics.Snapshot {
 }
 
 func (v liveView) ThreadsRunning() int { return int(v.r.threadsRun.Load()) }
+
+func (v liveView) Outages() (int, float64, bool) {
+	if v.r.outages == nil {
+		return 0, 0, false
+	}
+	n, ns := v.r.outages.Status(v.r.now())
+	return n, float64(ns) / 1e9, v.r.outages.Open()
+}
 
 // addLifetime adds what the workers recorded since the last tick to the
 // lifetime window, when an observer reads it. Caller holds repMu.

@@ -24,8 +24,9 @@ const dashboardFile = "../deploy/grafana/sysbench-go.json"
 // error so that every series exists.
 type view struct{ s *metrics.Snapshot }
 
-func (v view) Totals() *metrics.Snapshot { return v.s }
-func (v view) ThreadsRunning() int       { return 2 }
+func (v view) Totals() *metrics.Snapshot     { return v.s }
+func (v view) ThreadsRunning() int           { return 2 }
+func (v view) Outages() (int, float64, bool) { return 1, 2.5, true }
 
 // exported scrapes a server of an instance of a distributed run and
 // returns the names a query can use (a histogram's _bucket, _sum and

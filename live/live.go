@@ -131,6 +131,7 @@ type collector struct {
 
 	events, failed, retries, errs, reconnects, queries, errsByCode *prometheus.Desc
 	latency, running, threads, infoDesc                            *prometheus.Desc
+	outages, outageSeconds, inOutage                               *prometheus.Desc
 }
 
 func newCollector(info Info) *collector {
@@ -143,17 +144,20 @@ func newCollector(info Info) *collector {
 		return prometheus.NewDesc("sysbench_"+name, help, vars, labels)
 	}
 	return &collector{info: info, since: time.Now(),
-		events:     d("events_total", "Events (transactions) done, the warm-up included."),
-		failed:     d("failed_events_total", "Events given up after --max-tries."),
-		retries:    d("retries_total", "Event restarts after an ignored error."),
-		errs:       d("errors_total", "Ignored errors."),
-		reconnects: d("reconnects_total", "Reconnections after a lost connection."),
-		queries:    d("queries_total", "Queries by kind.", "kind"),
-		errsByCode: d("errors_by_code_total", "Ignored errors by MySQL error number or SQLSTATE.", "code"),
-		latency:    d("event_latency_seconds", "Event latency."),
-		running:    d("threads_running", "Worker threads running."),
-		threads:    d("threads", "Worker threads of the run (--threads)."),
-		infoDesc:   d("info", "The run: its test, driver and sysbench-go version.", "test", "driver", "version"),
+		events:        d("events_total", "Events (transactions) done, the warm-up included."),
+		failed:        d("failed_events_total", "Events given up after --max-tries."),
+		retries:       d("retries_total", "Event restarts after an ignored error."),
+		errs:          d("errors_total", "Ignored errors."),
+		reconnects:    d("reconnects_total", "Reconnections after a lost connection."),
+		queries:       d("queries_total", "Queries by kind.", "kind"),
+		errsByCode:    d("errors_by_code_total", "Ignored errors by MySQL error number or SQLSTATE.", "code"),
+		latency:       d("event_latency_seconds", "Event latency."),
+		running:       d("threads_running", "Worker threads running."),
+		threads:       d("threads", "Worker threads of the run (--threads)."),
+		infoDesc:      d("info", "The run: its test, driver and sysbench-go version.", "test", "driver", "version"),
+		outages:       d("outages_total", "Outages that ended: stretches longer than --outage-threshold without a completed event while events ran or failed."),
+		outageSeconds: d("outage_seconds_total", "Seconds of outage, the one on now included."),
+		inOutage:      d("outage", "1 while an outage is on, else 0."),
 	}
 }
 
@@ -165,7 +169,7 @@ func (c *collector) attach(v engine.LiveView) {
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.events, c.failed, c.retries, c.errs, c.reconnects, c.queries,
-		c.errsByCode, c.latency, c.running, c.threads, c.infoDesc} {
+		c.errsByCode, c.latency, c.running, c.threads, c.infoDesc, c.outages, c.outageSeconds, c.inOutage} {
 		ch <- d
 	}
 }
@@ -176,8 +180,12 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	v := c.view
 	c.mu.Unlock()
 	s, running := metrics.Empty(time.Now(), 0), 0
+	var outages int
+	var outageSec float64
+	var inOutage bool
 	if v != nil {
 		s, running = v.Totals(), v.ThreadsRunning()
+		outages, outageSec, inOutage = v.Outages()
 	}
 	counter := func(d *prometheus.Desc, n uint64, lv ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(n), lv...)
@@ -198,6 +206,13 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.running, prometheus.GaugeValue, float64(running))
 	ch <- prometheus.MustNewConstMetric(c.threads, prometheus.GaugeValue, float64(c.info.Threads))
 	ch <- prometheus.MustNewConstMetric(c.infoDesc, prometheus.GaugeValue, 1, c.info.Test, c.info.Driver, c.info.Version)
+	ch <- prometheus.MustNewConstMetric(c.outages, prometheus.CounterValue, float64(outages))
+	ch <- prometheus.MustNewConstMetric(c.outageSeconds, prometheus.CounterValue, outageSec)
+	gauge := 0.0
+	if inOutage {
+		gauge = 1
+	}
+	ch <- prometheus.MustNewConstMetric(c.inOutage, prometheus.GaugeValue, gauge)
 }
 
 // latencyHistogram is the snapshot's latencies as one histogram metric in

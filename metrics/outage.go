@@ -291,14 +291,24 @@ func (d *Detector) list() []Outage {
 	return out
 }
 
-// Status is what an observer reads while the run goes on (--metrics-addr):
-// the outages ended so far, their total length in ns, and whether one is
-// on now.
-func (d *Detector) Status() (ended int, ns int64, open bool) {
+// Status is what an observer reads while the run goes on (--metrics-addr)
+// at now: the outages ended so far, and the length in ns of those and of
+// the one on now, up to now (a sum that only grows).
+func (d *Detector) Status(now int64) (ended int, ns int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, o := range d.done {
 		ns += o.End - o.Start
 	}
-	return len(d.done), ns, d.open != nil
+	if d.open != nil && now > d.open.Start {
+		ns += now - d.open.Start
+	}
+	return len(d.done), ns
+}
+
+// Open reports whether an outage is on.
+func (d *Detector) Open() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.open != nil
 }

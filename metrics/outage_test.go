@@ -157,8 +157,8 @@ func TestDetectorOngoing(t *testing.T) {
 	if len(got) != 1 || !got[0].Ongoing || got[0].End != 4200*ms || got[0].Start < 1990*ms || got[0].Start >= 2000*ms {
 		t.Fatalf("outages %+v, want one ongoing from 2 s to the end at 4.2 s", got)
 	}
-	if n, _, open := s.det.Status(); n != 0 || !open {
-		t.Errorf("status: %d ended, open %v; want 0 ended, one open", n, open)
+	if n, ns := s.det.Status(4200 * ms); n != 0 || !s.det.Open() || ns != 4200*ms-got[0].Start {
+		t.Errorf("status: %d ended, %d ns, open %v; want 0 ended, one open since %d", n, ns, s.det.Open(), got[0].Start)
 	}
 }
 

@@ -109,6 +109,12 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 		return nil, err
 	}
 	out.Total = w
+	out.Outages = mergeOutages(rs, names, w.Start)
+	for i := range out.Outages {
+		if out.Outages[i].Source == "" { // the whole service's: hosts of all
+			AttachHosts(out.Outages[i:i+1], total.Hosts)
+		}
+	}
 	if out.Statements, err = mergeStatements(rs, first.Settings.Percentiles); err != nil {
 		return nil, err
 	}

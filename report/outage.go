@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -106,4 +108,118 @@ func WriteAvailability(w io.Writer, outages []Outage) {
 		}
 	}
 	fmt.Fprintf(w, "\n")
+}
+
+// mergeOutages are the outages of results merged (Merge): first those of
+// the whole, then, when some files ran together, each file's own with
+// its name as Source. Files whose measured windows overlap ran together
+// (instances of one run): the whole was out while every one of them was,
+// for at least the threshold (the first file's --outage-threshold); its
+// failures, reconnects and throughput are the sums of the instances'
+// outages that make it up. A file alone in its time (a round) was the
+// whole: its outages are the whole's. Offsets count from start, the
+// merged window's.
+func mergeOutages(rs []*Results, names []string, start time.Time) []Outage {
+	order := make([]int, len(rs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rs[order[a]].Total.Start.Before(rs[order[b]].Total.Start) })
+	var groups [][]int
+	var end time.Time
+	for _, i := range order {
+		w := rs[i].Total
+		if len(groups) == 0 || !w.Start.Before(end) {
+			groups, end = append(groups, nil), w.End
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], i)
+		if w.End.After(end) {
+			end = w.End
+		}
+	}
+	threshold := outageThreshold(rs[0])
+	var whole, own []Outage
+	for _, g := range groups {
+		if len(g) == 1 {
+			whole = append(whole, ownOutages(rs[g[0]])...)
+			continue
+		}
+		cur := ownOutages(rs[g[0]])
+		for _, i := range g[1:] {
+			cur = intersectOutages(cur, ownOutages(rs[i]))
+		}
+		for _, o := range cur {
+			if o.EndTime.Sub(o.StartTime) >= threshold {
+				whole = append(whole, o)
+			}
+		}
+		for _, i := range g {
+			for _, o := range ownOutages(rs[i]) {
+				o.Source = names[i]
+				own = append(own, o)
+			}
+		}
+	}
+	out := append(whole, own...)
+	for i := range out {
+		o := &out[i]
+		o.Start, o.End = o.StartTime.Sub(start).Seconds(), o.EndTime.Sub(start).Seconds()
+		o.Duration = o.EndTime.Sub(o.StartTime).Seconds()
+		if o.Failures == nil {
+			o.Failures = map[string]uint64{}
+		}
+	}
+	return out
+}
+
+// ownOutages are the outages of the whole that r records (a merged
+// file's, without those of its parts).
+func ownOutages(r *Results) []Outage {
+	var out []Outage
+	for _, o := range r.Outages {
+		if o.Source == "" {
+			o.Failures = maps.Clone(o.Failures)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// outageThreshold is r's --outage-threshold (1 s when it does not say).
+func outageThreshold(r *Results) time.Duration {
+	if f, err := strconv.ParseFloat(r.Options["outage-threshold"], 64); err == nil && f >= 0 {
+		return time.Duration(f * float64(time.Second))
+	}
+	return time.Second
+}
+
+// intersectOutages are the stretches in which an outage of a and one of
+// b were both on, each with the two outages' figures added.
+func intersectOutages(a, b []Outage) []Outage {
+	var out []Outage
+	for _, x := range a {
+		for _, y := range b {
+			s, e := x.StartTime, x.EndTime
+			if y.StartTime.After(s) {
+				s = y.StartTime
+			}
+			if y.EndTime.Before(e) {
+				e = y.EndTime
+			}
+			if !e.After(s) {
+				continue
+			}
+			o := Outage{StartTime: s, EndTime: e, Ongoing: x.Ongoing && y.Ongoing, Failures: maps.Clone(x.Failures),
+				Errors: x.Errors + y.Errors, Reconnects: x.Reconnects + y.Reconnects,
+				TPSBefore: x.TPSBefore + y.TPSBefore, TPSAfter: x.TPSAfter + y.TPSAfter}
+			if o.Failures == nil {
+				o.Failures = map[string]uint64{}
+			}
+			for k, v := range y.Failures {
+				o.Failures[k] += v
+			}
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -77,6 +77,29 @@
     },
   };
 
+  // bands shades, under the lines, the stretches of a chart over time
+  // that its spec names (the cells' outages), each in its cell's colour.
+  // It keeps on the chart the stretches it drew, clipped to the axis
+  // ($bands), for the page's tests.
+  const bands = {
+    id: 'bands',
+    beforeDatasetsDraw: function (chart, args, opts) {
+      const ctx = chart.ctx, area = chart.chartArea, x = chart.scales.x;
+      const drawn = [];
+      for (const b of opts.bands || []) {
+        const from = Math.max(b.from, x.min), to = Math.min(b.to, x.max);
+        if (!(to > from)) continue;
+        const left = x.getPixelForValue(from), right = x.getPixelForValue(to);
+        ctx.save();
+        ctx.fillStyle = b.color;
+        ctx.fillRect(left, area.top, Math.max(right - left, 1), area.bottom - area.top);
+        ctx.restore();
+        drawn.push([from, to]);
+      }
+      chart.$bands = drawn;
+    },
+  };
+
   function dataset(spec, ds) {
     const bar = spec.type === 'bar';
     return {
@@ -158,12 +181,13 @@
         labels: spec.labels,
         datasets: spec.datasets.map(function (ds) { return dataset(spec, ds); }),
       },
-      plugins: [whiskers],
+      plugins: [whiskers, bands],
       options: {
         responsive: true,
         interaction: { mode: 'nearest', intersect: false },
         scales: { x: scale(spec.x, spec, false), y: scale(spec.y, spec, true) },
         plugins: {
+          bands: { bands: spec.bands },
           title: { display: true, text: spec.title, font: { size: 13 } },
           legend: {
             position: 'bottom',

@@ -54,6 +54,11 @@ type conn struct {
 	stopWatch func() bool
 	busy      atomic.Bool // a call is talking to the server
 	aborted   atomic.Bool // abort closed the socket under a call
+	// qt is --query-timeout's timer (nil without): it aborts a call that
+	// outlives it. lost marks a connection it gave up: the next call
+	// connects again (drivers.Relink).
+	qt   *drivers.QueryTimer
+	lost bool
 
 	res  result
 	dest []driver.Value // row buffer for rows.Next
@@ -299,10 +304,21 @@ func (c *conn) begin(ctx context.Context) error {
 		c.rows.Close()
 		c.rows = nil
 	}
+	if c.lost {
+		c.qt.Clear()
+		if err := drivers.Relink(ctx, c.qt.Timeout(), c.connect, "mysql_real_connect()", ""); err != nil {
+			return err
+		}
+		c.lost = false
+	}
+	c.qt.Start()
 	return nil
 }
 
-func (c *conn) idle() { c.busy.Store(false) }
+func (c *conn) idle() {
+	c.qt.Stop()
+	c.busy.Store(false)
+}
 
 // gone reports a call on a connection lost earlier: a 2006 error, which
 // reconnects when it is ignorable, as libmysqlclient would report it.
@@ -419,6 +435,9 @@ func (c *conn) NextResult(ctx context.Context) (drivers.Result, error) {
 // --mysql-ignore-errors, reconnects after a lost connection that is to be
 // ignored, and prints what the reference prints.
 func (c *conn) fail(ctx context.Context, err error, query, op string) error {
+	if c.qt.Expired() && ctx.Err() == nil {
+		return c.timedOut(query, op)
+	}
 	if ctx.Err() != nil {
 		c.close()
 		return fmt.Errorf("%s: %w", op, ctx.Err())
@@ -446,6 +465,30 @@ func (c *conn) fail(ctx context.Context, err error, query, op string) error {
 	if rerr := c.reconnectLoop(ctx); rerr != nil {
 		return rerr
 	}
+	return e
+}
+
+// timedOut gives up the connection of a call that --query-timeout
+// ended (abort closed its socket). When the timeout is ignored the event
+// restarts and its next call connects again, for the timeout at most
+// (drivers.Relink).
+func (c *conn) timedOut(query, op string) error {
+	c.qt.Stop()
+	c.aborted.Store(false)
+	c.close()
+	e := drivers.TimeoutError(c.qt.Timeout(), op, strings.Clone(query))
+	if !c.d.ignorableTimeout() {
+		e.Kind = drivers.Fatal
+		if e.Query != "" {
+			c.d.log.Fatalf("%s returned error %s (%s) for query '%s'", op, e.State, e.Msg, e.Query)
+		} else {
+			c.d.log.Fatalf("%s returned error %s (%s)", op, e.State, e.Msg)
+		}
+		return e
+	}
+	c.d.debugf("Ignoring error %s %s, ", e.State, e.Msg)
+	e.Kind = drivers.Reconnect
+	c.lost = true
 	return e
 }
 
@@ -524,6 +567,9 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 		c.d.debugf("Failed to prepare query \"%s\" (%d: %s), using emulation", query, me.Number, me.Message)
 		s.emulated = true
 		return s, nil
+	}
+	if c.qt.Expired() && ctx.Err() == nil {
+		return nil, c.timedOut(query, "mysql_stmt_prepare()")
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("mysql_stmt_prepare(): %w", ctx.Err())

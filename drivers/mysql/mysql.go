@@ -100,6 +100,10 @@ type settings struct {
 	// readWrite is --mysql-target=read-write: a connection skips servers
 	// with @@read_only set.
 	readWrite bool
+	// timeout is --query-timeout; ignoreTimeout says HYT00 (its state)
+	// is in --mysql-ignore-errors.
+	timeout       time.Duration
+	ignoreTimeout bool
 }
 
 // Open validates the options and returns a driver ready to connect. A dry
@@ -160,6 +164,7 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		blocking: blockingOption(v, cfg.Threads),
 		debug:    cfg.Debug || v.Bool("mysql-debug"),
 		psMode:   cfg.PSMode,
+		timeout:  cfg.QueryTimeout,
 	}
 	if !v.IsSet("mysql-password") && s.password == "" {
 		// libmysqlclient falls back to MYSQL_PWD as well.
@@ -204,6 +209,10 @@ func parseSettings(v *options.Values, cfg drivers.Config) (settings, error) {
 		e = strings.TrimSpace(e)
 		if e == "all" {
 			s.ignoreAll = true
+			continue
+		}
+		if strings.EqualFold(e, drivers.QueryTimeoutState) {
+			s.ignoreTimeout = true
 			continue
 		}
 		// The reference uses atoi: junk becomes 0.
@@ -264,6 +273,7 @@ func (d *drv) Connect(ctx context.Context) (drivers.Conn, error) {
 	t := d.s.targets[n]
 
 	c := &conn{d: d, t: t, n: n}
+	c.qt = drivers.NewQueryTimer(d.s.timeout, c.abort)
 	if err := c.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("connect: %w", ctx.Err())
@@ -291,6 +301,13 @@ func (d *drv) debugf(format string, args ...any) {
 	if d.s.debug {
 		d.log.Debugf(format, args...)
 	}
+}
+
+// ignorableTimeout reports whether --mysql-ignore-errors covers a
+// --query-timeout: its state HYT00, "all", or a lost connection (2013),
+// which is what a timeout leaves the connection as.
+func (d *drv) ignorableTimeout() bool {
+	return d.s.ignoreTimeout || d.ignorable(crServerLost)
 }
 
 // ignorable reports whether --mysql-ignore-errors covers code.

@@ -54,6 +54,13 @@ type conn struct {
 	mu        sync.Mutex // guards active and expired against interrupt
 	active    uint64     // watchID of the running call's context, 0 if none
 	expired   bool       // the socket deadline was set by interrupt
+	calling   bool       // a call is talking to the server (guarded by mu)
+	// lost marks a connection that --query-timeout gave up: the next
+	// call connects again (drivers.Relink).
+	lost bool
+	// qt is --query-timeout's timer (nil without): it ends a call that
+	// outlives it as interrupt does.
+	qt *drivers.QueryTimer
 }
 
 var _ drivers.Conn = (*conn)(nil)
@@ -196,6 +203,9 @@ func (c *conn) Close() error {
 // begin marks the connection busy for ctx. pgconn is always called with
 // context.Background(); this guard does the cancellation instead.
 func (c *conn) begin(ctx context.Context) error {
+	if err := c.relink(ctx); err != nil {
+		return err
+	}
 	if c.pg == nil {
 		return &drivers.Error{Kind: drivers.Fatal, State: lostConnState, Msg: "connection is closed"}
 	}
@@ -218,11 +228,13 @@ func (c *conn) begin(ctx context.Context) error {
 	if cancellable {
 		c.active = c.watchID
 	}
+	c.calling = true
 	c.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		c.release()
 		return err
 	}
+	c.qt.Start()
 	return nil
 }
 
@@ -244,9 +256,55 @@ func (c *conn) countTransaction() {
 
 // release marks the connection not busy.
 func (c *conn) release() {
+	c.qt.Stop()
 	c.mu.Lock()
-	c.active = 0
+	c.active, c.calling = 0, false
 	c.mu.Unlock()
+}
+
+// relink connects again when --query-timeout gave the connection up
+// (drivers.Relink); prepared statements see the new generation.
+func (c *conn) relink(ctx context.Context) error {
+	if !c.lost {
+		return nil
+	}
+	c.qt.Clear()
+	if err := drivers.Relink(ctx, c.qt.Timeout(), c.dial, "PQexec()", ""); err != nil {
+		return err
+	}
+	c.lost = false
+	return nil
+}
+
+// expireCall runs on the timer's goroutine when a call outlives
+// --query-timeout: it fails the call as interrupt does.
+func (c *conn) expireCall() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calling && c.pg != nil {
+		c.expired = true
+		_ = c.pg.Conn().SetDeadline(time.Now())
+	}
+}
+
+// timedOut gives up the connection of a call that --query-timeout ended.
+// When the timeout is ignored (its state HYT00 or a lost connection in
+// --pgsql-ignore-errors, or "all") the event restarts and its next call
+// connects again, for the timeout at most (drivers.Relink).
+func (c *conn) timedOut(op, query string) error {
+	c.mu.Lock()
+	c.expired = false
+	c.mu.Unlock()
+	c.closePg()
+	e := drivers.TimeoutError(c.qt.Timeout(), op+"()", query)
+	if c.d.ignorable(drivers.QueryTimeoutState) || c.d.ignore[lostConnState] {
+		c.lost = true
+		e.Kind = drivers.Reconnect
+		return e
+	}
+	c.logFatal(e, nil)
+	e.Kind = drivers.Fatal
+	return e
 }
 
 // interrupt runs on another goroutine when the context with this watch id
@@ -352,6 +410,9 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 // transaction, fatal ones print FATAL lines. query is the SQL text for
 // calls that have one (printed as "failed query was").
 func (c *conn) fail(ctx context.Context, err error, op, query string) error {
+	if c.qt.Expired() && ctx.Err() == nil {
+		return c.timedOut(op, query)
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// The run is stopping: not a database error.
 		c.closePgIfBroken()

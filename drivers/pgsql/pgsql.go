@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -95,6 +96,7 @@ type driver struct {
 
 	ignoreAll bool
 	ignore    map[string]bool
+	timeout   time.Duration // --query-timeout
 
 	psMode   drivers.PSMode
 	debug    bool
@@ -137,6 +139,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 		blocking: blockingIO(cfg),
 		log:      logging.OrDiscard(cfg.Log),
 		ignore:   map[string]bool{},
+		timeout:  cfg.QueryTimeout,
 	}
 	d.password = str("pgsql-password", "")
 	d.passSet = d.password != ""
@@ -324,6 +327,7 @@ func (d *driver) config(n uint64, blocking bool, dialed func(network, addr strin
 func (d *driver) Connect(ctx context.Context) (drivers.Conn, error) {
 	n := d.next.Add(1) - 1
 	c := &conn{d: d, n: n}
+	c.qt = drivers.NewQueryTimer(d.timeout, c.expireCall)
 	if err := c.open(ctx); err != nil {
 		return nil, err
 	}

@@ -119,6 +119,9 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 		c.sqlBuf = s.substitute(c.sqlBuf[:0], args)
 		return c.exec(ctx, string(c.sqlBuf), "PQexec")
 	}
+	if err := c.relink(ctx); err != nil {
+		return nil, err
+	}
 	if s.sd == nil || s.gen != c.gen || !s.sameTypes(args) {
 		if err := s.prepare(ctx, args); err != nil {
 			return nil, err

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	sqlite "modernc.org/sqlite"
@@ -53,10 +54,11 @@ const (
 )
 
 type driver struct {
-	file   string // --sqlite-db
-	dsn    string
-	psMode drivers.PSMode
-	log    *logging.Logger
+	file    string // --sqlite-db
+	dsn     string
+	psMode  drivers.PSMode
+	log     *logging.Logger
+	timeout time.Duration // --query-timeout
 	// openMu serialises opening connections: setting the journal mode
 	// takes a lock that SQLite's busy handler does not wait for, so two
 	// workers connecting at once could fail with "database is locked".
@@ -110,10 +112,11 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	q.Add("_pragma", "journal_mode("+journal+")")
 	q.Add("_pragma", "synchronous("+sync+")")
 	d := &driver{
-		file:   file,
-		dsn:    "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode(),
-		psMode: cfg.PSMode,
-		log:    logging.OrDiscard(cfg.Log),
+		file:    file,
+		dsn:     "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode(),
+		psMode:  cfg.PSMode,
+		log:     logging.OrDiscard(cfg.Log),
+		timeout: cfg.QueryTimeout,
 	}
 	return d, nil
 }
@@ -269,8 +272,29 @@ func (c *conn) Query(ctx context.Context, query string) (drivers.Result, error) 
 	return res, err
 }
 
-// run executes a statement (st, or the text query when st is nil).
+// run executes a statement (st, or the text query when st is nil),
+// within --query-timeout.
 func (c *conn) run(ctx context.Context, query string, cnt drivers.Counter, rowsWanted bool, st *sql.Stmt, args []any) (drivers.Result, error) {
+	if c.d.timeout <= 0 {
+		return c.runIn(ctx, query, cnt, rowsWanted, st, args)
+	}
+	bctx, cancel := drivers.WithQueryTimeout(ctx, c.d.timeout)
+	defer cancel()
+	res, err := c.runIn(bctx, query, cnt, rowsWanted, st, args)
+	if err != nil && drivers.TimedOut(ctx, bctx) {
+		// SQLite was interrupted: the statement and its transaction are
+		// rolled back, and the event may restart, as after a lock wait.
+		_, _ = c.sc.ExecContext(context.Background(), "ROLLBACK")
+		c.inTx = false
+		c.release()
+		e := drivers.TimeoutError(c.d.timeout, "sqlite3_step()", query)
+		e.Kind = drivers.Ignorable
+		return nil, e
+	}
+	return res, err
+}
+
+func (c *conn) runIn(ctx context.Context, query string, cnt drivers.Counter, rowsWanted bool, st *sql.Stmt, args []any) (drivers.Result, error) {
 	if rowsWanted {
 		var rows *sql.Rows
 		var err error

@@ -31,6 +31,9 @@ type ChartCheck struct {
 	// Whiskers counts the range whiskers the page's plugin drew (its
 	// chart.$whiskers; 0 without).
 	Whiskers int
+	// Bands are the stretches of the x axis the page shaded (its
+	// chart.$bands: from and to, in the axis's values).
+	Bands [][2]float64
 }
 
 // AxisCheck is an axis as Chart.js drew it: its scale type ("linear",
@@ -322,10 +325,11 @@ type chartFacts struct {
 	Datasets []datasetFacts `json:"datasets"`
 	// Coloured counts the plot area's pixels in colour: the data. Chart.js
 	// draws the axes, the grid and the text in greys.
-	Coloured int       `json:"coloured"`
-	X        axisFacts `json:"x"`
-	Y        axisFacts `json:"y"`
-	Whiskers int       `json:"whiskers"`
+	Coloured int          `json:"coloured"`
+	X        axisFacts    `json:"x"`
+	Y        axisFacts    `json:"y"`
+	Whiskers int          `json:"whiskers"`
+	Bands    [][2]float64 `json:"bands"`
 }
 
 // axisFacts is what inspectChartsJS reports of an axis.
@@ -344,7 +348,7 @@ type datasetFacts struct {
 }
 
 func (f chartFacts) check() ChartCheck {
-	c := ChartCheck{ID: f.ID, Kind: f.Kind, Type: f.Type, Whiskers: f.Whiskers,
+	c := ChartCheck{ID: f.ID, Kind: f.Kind, Type: f.Type, Whiskers: f.Whiskers, Bands: f.Bands,
 		X: AxisCheck(f.X), Y: AxisCheck(f.Y)}
 	for _, d := range f.Datasets {
 		c.Datasets = append(c.Datasets, DatasetCheck{Label: d.Label, Points: d.Inside})
@@ -397,7 +401,7 @@ const inspectChartsJS = `(() => {
   };
   const charts = Array.from(document.querySelectorAll('canvas[data-chart]'), (canvas) => {
     const facts = {id: canvas.id, kind: canvas.dataset.chart, chart: false, type: '', datasets: [], coloured: 0,
-      x: {type: '', min: 0, max: 0}, y: {type: '', min: 0, max: 0}, whiskers: 0};
+      x: {type: '', min: 0, max: 0}, y: {type: '', min: 0, max: 0}, whiskers: 0, bands: []};
     const chart = typeof Chart === 'function' ? Chart.getChart(canvas) : undefined;
     if (!chart) return facts;
     facts.chart = true;
@@ -419,6 +423,7 @@ const inspectChartsJS = `(() => {
       if (s) facts[a] = {type: s.type, min: Number(s.min) || 0, max: Number(s.max) || 0};
     }
     facts.whiskers = chart.$whiskers || 0;
+    facts.bands = chart.$bands || [];
     return facts;
   });
   return {ready: document.body.dataset.chartsReady || '', charts: charts};
