@@ -474,6 +474,13 @@ func TestRoundRobin(t *testing.T) {
 		if got := drivers.EndpointOf(c); got != good {
 			t.Errorf("connection %d: endpoint %q, want %q", i, got, good)
 		}
+		// con:reconnect() takes the same way.
+		if err := c.Reconnect(ctx); err != nil {
+			t.Fatalf("connection %d: reconnect: %v", i, err)
+		}
+		if got := drivers.EndpointOf(c); got != good {
+			t.Errorf("connection %d reconnected: endpoint %q, want %q", i, got, good)
+		}
 		c.Close()
 	}
 	// Two live targets (the same server's socket by two names): taken in
