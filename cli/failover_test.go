@@ -250,7 +250,7 @@ func hostsBlock(t *testing.T, out string) map[string]hostLine {
 
 var (
 	outagesRE    = regexp.MustCompile(`(?m)^    outages:\s+(\d+) `)
-	outageLineRE = regexp.MustCompile(`(?m)^    #1\s+([0-9.]+)s - ([0-9.]+)s\s+([0-9.]+)s .*$`)
+	outageLineRE = regexp.MustCompile(`(?m)^    #1\s+([0-9.]+)s\s+([0-9.]+s|end)\s+([0-9.]+)s\s.*$`)
 )
 
 // oneOutage checks that the run reported exactly one outage and returns

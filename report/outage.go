@@ -77,14 +77,15 @@ func WriteAvailability(w io.Writer, outages []Outage) {
 	}
 	fmt.Fprintf(w, "Availability:\n")
 	fmt.Fprintf(w, "    outages:                             %d (%.3fs in all, the longest %.3fs)\n", len(outages), total, longest)
+	fmt.Fprintf(w, "    %-4s %10s %10s %9s  %-21s %9s %11s\n", "", "start", "end", "length", "tps before/after", "failures", "reconnects")
 	for i, o := range outages {
 		end := fmt.Sprintf("%.3fs", o.End)
 		after := fmt.Sprintf("%.2f", o.TPSAfter)
 		if o.Ongoing {
 			end, after = "end", "-"
 		}
-		fmt.Fprintf(w, "    #%-3d %9.3fs - %-9s %8.3fs  tps before/after: %.2f/%s  failures: %d  reconnects: %d",
-			i+1, o.Start, end, o.Duration, o.TPSBefore, after, o.FailureCount(), o.Reconnects)
+		fmt.Fprintf(w, "    #%-3d %9.3fs %10s %8.3fs  %-21s %9d %11d", i+1, o.Start, end, o.Duration,
+			fmt.Sprintf("%.2f/%s", o.TPSBefore, after), o.FailureCount(), o.Reconnects)
 		if o.Ongoing {
 			fmt.Fprintf(w, "  ongoing at end of run")
 		}

@@ -52,10 +52,11 @@ func TestWriteAvailability(t *testing.T) {
 	WriteAvailability(&b, []Outage{outageAt(0.5, 1.75, map[string]uint64{"HYT00": 4, "2013": 1}), o2})
 	want := `Availability:
     outages:                             2 (2.000s in all, the longest 1.250s)
-    #1       0.500s - 1.750s       1.250s  tps before/after: 100.00/90.00  failures: 5  reconnects: 2
+              start        end    length  tps before/after       failures  reconnects
+    #1       0.500s     1.750s    1.250s  100.00/90.00                  5           2
           HYT00 (query_timeout):               4
           2013 (lost_connection):              1
-    #2       2.250s - end          0.750s  tps before/after: 100.00/-  failures: 0  reconnects: 2  ongoing at end of run
+    #2       2.250s        end    0.750s  100.00/-                      0           2  ongoing at end of run
 
 `
 	if b.String() != want {

@@ -1,0 +1,59 @@
+package drivers
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Without --query-timeout the drivers' calls pay nothing for it: no
+// timer, no context, no allocation.
+func TestNoQueryTimeoutCostsNothing(t *testing.T) {
+	q := NewQueryTimer(0, func() { t.Error("expired without a timeout") })
+	if q != nil {
+		t.Fatal("a timer without a timeout")
+	}
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(100, func() {
+		q.Start()
+		q.Stop()
+		_ = q.Expired()
+		bctx, cancel := WithQueryTimeout(ctx, 0)
+		if bctx != ctx {
+			t.Fatal("a new context without a timeout")
+		}
+		cancel()
+	}); n != 0 {
+		t.Errorf("%v allocations per call without a timeout", n)
+	}
+}
+
+// A call that outlives the timeout is expired once; one that ends in time
+// is not, and the timer is reused call after call without allocating.
+func TestQueryTimer(t *testing.T) {
+	var fired atomic.Int32
+	q := NewQueryTimer(30*time.Millisecond, func() { fired.Add(1) })
+	if n := testing.AllocsPerRun(100, func() { q.Start(); q.Stop() }); n != 0 {
+		t.Errorf("%v allocations per call", n)
+	}
+	if q.Expired() || fired.Load() != 0 {
+		t.Fatal("expired by calls that ended in time")
+	}
+	q.Start()
+	deadline := time.Now().Add(5 * time.Second)
+	for fired.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	q.Stop()
+	if fired.Load() != 1 || !q.Expired() {
+		t.Fatalf("fired %d times, expired %v; want once", fired.Load(), q.Expired())
+	}
+	q.Clear()
+	if q.Expired() {
+		t.Error("still expired after Clear")
+	}
+	if e := TimeoutError(q.Timeout(), "PQexec()", "SELECT 1"); e.CodeName() != QueryTimeoutState {
+		t.Errorf("the timeout's error is counted as %q", e.CodeName())
+	}
+}
