@@ -246,6 +246,10 @@ func (p *program) runScript(spec *runSpec) int {
 	s.SetRate(cfg.Rate > 0)
 	s.SetMaxTries(cfg.MaxTries)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
+	applyConnectionModel(spec, s, env)
+	if err := p.checkLimits(spec, s, env); err != nil {
+		return p.fail(err)
+	}
 	return p.runCommand(spec, s, s.Options(), env)
 }
 
@@ -322,7 +326,14 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
 		ctl = p.openEndpoint(spec, srv, &cfg, res)
 	}
+	idle, err := p.openIdle(spec, env)
+	if err != nil {
+		outs.abort()
+		return p.fail(err)
+	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
+	idle.close()
+	runErr = onlyRefusal(runErr)
 	st := &exitStatus{}
 	p.record(st, runErr)
 	if fin != nil {
@@ -352,6 +363,10 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 		st.add("interrupted")
 	}
 	ended(env, res, time.Now())
+	if c := connectionsReport(spec, env); c != nil && fin != nil {
+		res.Connections = c
+		report.WriteConnections(p.log.Writer(logging.Notice), c)
+	}
 	if server != nil && outs.whole != nil {
 		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
 		report.WriteServer(p.log.Writer(logging.Notice), res.Server)

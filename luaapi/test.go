@@ -252,6 +252,9 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 		return nil, err
 	}
 	w.event = L.GetGlobal("event")
+	if m := s.env.Connections; m.On() {
+		rt.renew = newRenewal(m, rt)
+	}
 	if L.GetGlobal("thread_run").Type() == lua.LTFunction {
 		return loopWorker{w}, nil
 	}
@@ -264,6 +267,13 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 func (s *Script) SetInterruptible(on bool) { s.forcedCtx = on }
 
 func (w *worker) Init(ctx context.Context) error {
+	if r := w.s.env.StatementRoom; r != nil {
+		return r.threadInit(ctx, w.rt, w.init)
+	}
+	return w.init()
+}
+
+func (w *worker) init() error {
 	_, _, err := callGlobal(w.L, "thread_init", w.tid)
 	w.rt.settleFatal(err == nil)
 	return err
@@ -315,13 +325,13 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				err = e
 			} else {
 				w.rt.settleFatal(true)
-				return false, nil
+				return false, w.rt.eventEnded(ctx)
 			}
 		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
-			return ret != lua.LNil && ret != lua.LFalse, nil
+			return ret != lua.LNil && ret != lua.LFalse, w.rt.eventEnded(ctx)
 		}
 		desc, restart := isRestart(err)
 		w.rt.settleFatal(restart)
