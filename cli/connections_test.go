@@ -258,6 +258,20 @@ func TestConnectionLifetime(t *testing.T) {
 	if again := run("5:40").Total.Counters.Reconnects; again != first {
 		t.Errorf("--rand-seed=7 gave %d reconnects, then %d", first, again)
 	}
+	if got := run("40").Total.Counters.Reconnects; got != 200/40 {
+		t.Errorf("--conn-lifetime=40: %d reconnects, want %d", got, 200/40)
+	}
+
+	// A script with its own --reconnect reconnects once each time.
+	out, code := runCLI(t, append([]string{"testdata/scripts/own_reconnect.lua", "--events=100", "--time=0", "--reconnect=10",
+		"--results=" + path, "run"}, db.args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if got := readResults(t, path).Total.Counters.Reconnects; got != 10 {
+		t.Errorf("a script with its own --reconnect=10: %d reconnects over 100 events, want 10", got)
+	}
+
 	for _, bad := range []string{"10s:5", "0:5", "9:3", "x"} {
 		out, code := runCLI(t, append([]string{connScript, "--conn-lifetime=" + bad, "run"}, db.args...)...)
 		if f := fatalLines(out); code != 1 || len(f) != 1 || !strings.Contains(f[0], "--conn-lifetime") {

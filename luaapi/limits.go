@@ -3,6 +3,7 @@ package luaapi
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/engine"
@@ -21,7 +22,17 @@ type StatementRoom struct {
 	Refusal func(need, each int64) string
 
 	counted chan struct{} // closed once the first thread has counted
+	once    sync.Once
 	refused bool
+}
+
+// settle lets the threads waiting for the first one's count go on, to
+// their own thread_init, or, refused, to their end.
+func (r *StatementRoom) settle(refused bool) {
+	r.once.Do(func() {
+		r.refused = refused
+		close(r.counted)
+	})
 }
 
 // NewStatementRoom is the room limit leaves for a run of threads.
@@ -52,9 +63,8 @@ func (r *StatementRoom) threadInit(ctx context.Context, rt *runtime, init func()
 		}
 		return init()
 	}
-	defer close(r.counted)
 	if err := init(); err != nil {
-		r.refused = true // the others would fail as it did
+		r.settle(true) // the others would fail as it did
 		return err
 	}
 	var each int64
@@ -64,12 +74,21 @@ func (r *StatementRoom) threadInit(ctx context.Context, rt *runtime, init func()
 		}
 	}
 	if need := each * int64(r.Threads); need > r.Limit.Free() {
-		r.refused = true
+		r.settle(true)
 		return &RefusedError{Msg: r.Refusal(need, each)}
 	}
+	r.settle(false)
 	return nil
 }
 
 // ParallelCommand reports whether the script's command runs once per
 // thread (each with its connection).
 func (s *Script) ParallelCommand(name string) bool { return s.commandParallel(name) }
+
+// abandon is called for a thread that failed before its thread_init: when
+// it is the first, the others wait for its count no longer.
+func (r *StatementRoom) abandon(tid int) {
+	if r != nil && tid == 0 {
+		r.settle(true)
+	}
+}

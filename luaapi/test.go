@@ -241,6 +241,7 @@ type worker struct {
 func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	L, rt, err := s.newState(tid, st)
 	if err != nil {
+		s.env.StatementRoom.abandon(tid)
 		return nil, err
 	}
 	if s.forcedCtx {
@@ -249,6 +250,7 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 	w := &worker{s: s, L: L, rt: rt, tid: lua.LNumber(tid + s.env.TidOffset)}
 	if err := s.exportOptions(L); err != nil {
 		w.Close()
+		s.env.StatementRoom.abandon(tid)
 		return nil, err
 	}
 	w.event = L.GetGlobal("event")
