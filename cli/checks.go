@@ -53,6 +53,7 @@ func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) 
 		p.log.Debugf("the server's limits were not checked: %v", err)
 		return nil
 	}
+	spec.conns.keepalive = keepaliveFor(limits.IdleTimeout)
 	threads := spec.cfg.Threads
 	need, what, verb := int64(threads), fmt.Sprintf("--threads=%d", threads), "needs"
 	if command == "run" {

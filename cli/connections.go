@@ -21,21 +21,34 @@ import (
 var connectionOptions = []options.Option{
 	{Name: "reconnect", Extension: true, Desc: "open a new connection every N events, per thread: each connection the thread's script opened is closed and opened again (its prepared statements are prepared again), counted as a reconnect; 0 keeps them, as sysbench 1.1's --reconnect", Kind: options.Int, Default: "0"},
 	{Name: "conn-lifetime", Extension: true, Desc: "give each connection a lifetime drawn uniformly between MIN and MAX (again for each new connection) and open a new one when it is over: events (100:1000) or seconds (5s:30s)", Kind: options.String, Placeholder: "=MIN:MAX", NoDefault: true},
-	{Name: "idle-connections", Extension: true, Desc: "open N connections more before the run, spread over the hosts as the threads' are, and hold them idle until it ends (a keepalive ping every 30 seconds), as an application's pool holds connections; the report counts them", Kind: options.Int, Default: "0"},
+	{Name: "idle-connections", Extension: true, Desc: "open N connections more before the run, spread over the hosts as the threads' are, and hold them idle until it ends (a keepalive ping every 30 seconds, or a third of the server's idle timeout when shorter), as an application's pool holds connections; the report counts them", Kind: options.Int, Default: "0"},
 	{Name: "skip-checks", Extension: true, Desc: "run even when the server's settings say the run cannot succeed (threads and idle connections above max_connections or a role's or database's connection limit, statements above max_prepared_stmt_count)", Kind: options.Bool, Default: "off"},
 }
 
 // keepaliveEvery is how often an idle connection is pinged: well below
 // the idle timeouts servers and proxies are set to (MySQL's wait_timeout
 // is 8 hours by default, often lowered to minutes; PostgreSQL's
-// idle_session_timeout is off by default).
+// idle_session_timeout is off by default), or a third of the server's
+// own when it is shorter (keepaliveFor).
 const keepaliveEvery = 30 * time.Second
+
+// keepaliveFor is the ping interval for a server that closes connections
+// idle for idle (0: never).
+func keepaliveFor(idle time.Duration) time.Duration {
+	if idle <= 0 {
+		return keepaliveEvery
+	}
+	return max(min(keepaliveEvery, idle/3), 10*time.Millisecond)
+}
 
 // connectionsSpec is the connection settings of a run.
 type connectionsSpec struct {
 	model      luaapi.ConnectionModel
 	idle       int
 	skipChecks bool
+	// keepalive is the idle connections' ping interval (keepaliveFor the
+	// server's idle timeout, read with its limits).
+	keepalive time.Duration
 }
 
 // parseConnections reads --reconnect, --conn-lifetime, --idle-connections
@@ -61,6 +74,7 @@ func parseConnections(v *options.Values) (connectionsSpec, error) {
 	}
 	c.idle = int(idle)
 	c.skipChecks = v.Bool("skip-checks")
+	c.keepalive = keepaliveEvery
 	return c, nil
 }
 
@@ -133,7 +147,7 @@ type idlePool struct {
 // openIdle opens n idle connections with their own driver (its
 // round-robin spreads them over the hosts as the threads' are) and starts
 // their keepalive.
-func openIdle(ctx context.Context, f *drivers.Factory, cfg drivers.Config, n int) (*idlePool, error) {
+func openIdle(ctx context.Context, f *drivers.Factory, cfg drivers.Config, n int, every time.Duration) (*idlePool, error) {
 	cfg.Log = nil // the pool's failures are said once, here
 	d, err := f.Open(cfg)
 	if err != nil {
@@ -163,7 +177,7 @@ func openIdle(ctx context.Context, f *drivers.Factory, cfg drivers.Config, n int
 	}
 	kctx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
-	go p.keepalive(kctx)
+	go p.keepalive(kctx, every)
 	return p, nil
 }
 
@@ -175,11 +189,11 @@ func connectMessage(err error) string {
 	return err.Error()
 }
 
-// keepalive pings every connection each keepaliveEvery; one that was
-// lost is opened again.
-func (p *idlePool) keepalive(ctx context.Context) {
+// keepalive pings every connection each every; one that was lost is
+// opened again.
+func (p *idlePool) keepalive(ctx context.Context, every time.Duration) {
 	defer close(p.done)
-	t := time.NewTicker(keepaliveEvery)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -229,7 +243,7 @@ func connectionsReport(spec *runSpec, env *luaapi.Env) *report.Connections {
 	if env != nil && env.PeakConnections() > 0 {
 		active = env.PeakConnections()
 	}
-	return &report.Connections{Active: active, Idle: spec.conns.idle, KeepaliveSeconds: keepaliveEvery.Seconds()}
+	return &report.Connections{Active: active, Idle: spec.conns.idle, KeepaliveSeconds: spec.conns.keepalive.Seconds()}
 }
 
 // openIdle opens --idle-connections' pool for a script's run; nil
@@ -243,5 +257,5 @@ func (p *program) openIdle(spec *runSpec, env *luaapi.Env) (*idlePool, error) {
 	if f == nil {
 		return nil, fmt.Errorf("invalid database driver name: '%s'", env.DriverName)
 	}
-	return openIdle(p.ctx, f, env.DriverConfig, n)
+	return openIdle(p.ctx, f, env.DriverConfig, n, spec.conns.keepalive)
 }

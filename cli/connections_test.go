@@ -323,8 +323,17 @@ func TestIdleConnections(t *testing.T) {
 			if !strings.Contains(r.out, "\nConnections: 3 active, 25 idle\n") {
 				t.Errorf("no line for the connections in:\n%s", r.out)
 			}
+			// Pings well inside the server's idle timeout.
+			timeout := time.Duration(0)
+			if kind == "mysql" {
+				s, err := countOf(db, "SELECT @@SESSION.wait_timeout")()
+				if err != nil {
+					t.Fatal(err)
+				}
+				timeout = time.Duration(s) * time.Second
+			}
 			c := readResults(t, path).Connections
-			if c == nil || c.Active != threads || c.Idle != idle || c.KeepaliveSeconds != keepaliveEvery.Seconds() {
+			if c == nil || c.Active != threads || c.Idle != idle || c.KeepaliveSeconds != keepaliveFor(timeout).Seconds() {
 				t.Errorf("results: connections %+v", c)
 			}
 			deadline := time.Now().Add(20 * time.Second)
@@ -335,6 +344,20 @@ func TestIdleConnections(t *testing.T) {
 			}
 			if n != 0 {
 				t.Errorf("%d sessions left after the run", n)
+			}
+
+			if kind == "pgsql" {
+				// A database that closes sessions idle for 3 s: its idle
+				// connections are pinged every second.
+				if _, err := db.query(context.Background(), "ALTER DATABASE "+db.name+" SET idle_session_timeout = '3s'"); err != nil {
+					t.Fatal(err)
+				}
+				if out, code := runCLI(t, append([]string{connScript, "--events=2", "--time=0", "--idle-connections=2", "--results=" + path, "run"}, db.args...)...); code != 0 {
+					t.Fatalf("exit %d\n%s", code, out)
+				}
+				if c := readResults(t, path).Connections; c == nil || c.KeepaliveSeconds != 1 {
+					t.Errorf("with idle_session_timeout=3s: connections %+v, want a ping every second", c)
+				}
 			}
 
 			// Without the option the output has no such line.

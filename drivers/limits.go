@@ -1,6 +1,9 @@
 package drivers
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Limits are the server settings that bound what a run may open, read
 // before it starts so that a run that cannot succeed is refused up front
@@ -14,6 +17,10 @@ type Limits struct {
 	// the whole server (MySQL's max_prepared_stmt_count); nil where the
 	// server has no such limit (PostgreSQL).
 	PreparedStatements *Limit
+	// IdleTimeout is how long the server lets a connection of the run's
+	// sit idle before it closes it (MySQL's wait_timeout, PostgreSQL's
+	// idle_session_timeout); 0 for never.
+	IdleTimeout time.Duration
 }
 
 // Limit is one setting that bounds a count, and how much of it is left.

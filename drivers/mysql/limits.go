@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 )
@@ -25,11 +26,13 @@ func (d *drv) ReadLimits(ctx context.Context) (drivers.Limits, error) {
 	// The session's max_user_connections is the account's own limit
 	// when it has one, else the server's (0: none).
 	row, err := queryInts(ctx, c, "SELECT @@GLOBAL.max_connections, @@SESSION.max_user_connections, @@GLOBAL.max_prepared_stmt_count, "+
-		"(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1))")
+		"(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1)), "+
+		"@@SESSION.wait_timeout")
 	if err != nil {
 		return l, err
 	}
 	maxConn, maxUser, maxStmts, mine := row[0], row[1], row[2], row[3]
+	l.IdleTimeout = time.Duration(row[4]) * time.Second
 	status, err := drivers.QueryRows(ctx, c, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Threads_connected', 'Prepared_stmt_count')")
 	if err != nil {
 		return l, fmt.Errorf("reading the server's limits: %w", err)
