@@ -271,6 +271,15 @@ func TestConnectionLifetime(t *testing.T) {
 	if got := readResults(t, path).Total.Counters.Reconnects; got != 10 {
 		t.Errorf("a script with its own --reconnect=10: %d reconnects over 100 events, want 10", got)
 	}
+	// A script's own loop: after every N-th sb_event_stop.
+	out, code = runCLI(t, append([]string{"testdata/scripts/loop_reconnect.lua", "--events=100", "--time=0", "--reconnect=10",
+		"--results=" + path, "run"}, db.args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if got := readResults(t, path).Total.Counters.Reconnects; got != 10 {
+		t.Errorf("thread_run: %d reconnects over 100 events with --reconnect=10, want 10", got)
+	}
 
 	for _, bad := range []string{"10s:5", "0:5", "9:3", "x"} {
 		out, code := runCLI(t, append([]string{connScript, "--conn-lifetime=" + bad, "run"}, db.args...)...)
@@ -468,4 +477,28 @@ func TestRefusedUpFront(t *testing.T) {
 		refused(t, "the CONNECTION LIMIT of role "+role, append(run("--threads=2", "--idle-connections=1"), own...)...)
 		runs(t, append(run("--threads=2"), own...)...)
 	})
+}
+
+// --conn-lifetime's values: events, or seconds with an s on both ends.
+func TestParseLifetime(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		lo, hi int64
+		timed  bool
+	}{
+		{"100:1000", 100, 1000, false},
+		{" 7 ", 7, 7, false},
+		{"5s:30s", 5e9, 30e9, true},
+		{"0.5s:1.5s", 5e8, 15e8, true},
+	} {
+		m, err := parseLifetime(c.in)
+		if err != nil || m.LifetimeMin != c.lo || m.LifetimeMax != c.hi || m.Timed != c.timed || m.Every != 0 || !m.On() {
+			t.Errorf("%q: %+v, %v", c.in, m, err)
+		}
+	}
+	for _, bad := range []string{"", "5s:30", "5:30s", "-1:4", "4:1", "1s:0.5s", "a:b", "0s:1s", "1e99s:1e99s"} {
+		if _, err := parseLifetime(bad); err == nil || !strings.Contains(err.Error(), "--conn-lifetime") {
+			t.Errorf("%q: %v, want an error naming --conn-lifetime", bad, err)
+		}
+	}
 }
