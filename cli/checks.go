@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/luaapi"
@@ -46,14 +50,6 @@ func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) 
 	if !ok {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, limitsTimeout)
-	defer cancel()
-	limits, err := lr.ReadLimits(ctx)
-	if err != nil {
-		p.log.Debugf("the server's limits were not checked: %v", err)
-		return nil
-	}
-	spec.conns.keepalive = keepaliveFor(limits.IdleTimeout)
 	threads := spec.cfg.Threads
 	need, what, verb := int64(threads), fmt.Sprintf("--threads=%d", threads), "needs"
 	if command == "run" {
@@ -66,9 +62,22 @@ func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) 
 			what, verb = what+" and --server-stats", "need"
 		}
 	}
+	needs := fmt.Sprintf("%s %s %d", what, verb, need)
+	// Each connection is a file of this process.
+	if l, ok := openFilesLimit(); ok && need > l.Free() {
+		return refusal(l, plural(l.InUse, "file")+" open", needs+" connections")
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, limitsTimeout)
+	defer cancel()
+	limits, err := lr.ReadLimits(ctx)
+	if err != nil {
+		p.log.Debugf("the server's limits were not checked: %v", err)
+		return nil
+	}
+	spec.conns.keepalive = keepaliveFor(limits.IdleTimeout)
 	for _, l := range limits.Connections {
 		if need > l.Free() {
-			return refusal(l, plural(l.InUse, "connection")+" open", fmt.Sprintf("%s %s %d", what, verb, need))
+			return refusal(l, plural(l.InUse, "connection")+" open", needs)
 		}
 	}
 	if ps := limits.PreparedStatements; ps != nil && command == "run" && env.DriverConfig.PSMode == drivers.PSAuto {
@@ -107,4 +116,30 @@ func onlyRefusal(err error) error {
 		return r
 	}
 	return err
+}
+
+// filesReserve are the files a run opens beside its connections (its
+// outputs, a --metrics-addr listener, the driver's poller).
+const filesReserve = 8
+
+// openFilesLimit is the process's limit on open files (RLIMIT_NOFILE's
+// soft limit, which Go raises to the hard one as it starts) less
+// filesReserve, and the files open now; false where they cannot be read.
+func openFilesLimit() (drivers.Limit, bool) {
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == unix.RLIM_INFINITY || rl.Cur > math.MaxInt32 {
+		return drivers.Limit{}, false
+	}
+	open := -1
+	for _, dir := range []string{"/proc/self/fd", "/dev/fd"} {
+		if fds, err := os.ReadDir(dir); err == nil {
+			open = len(fds) - 1 // the directory's own
+			break
+		}
+	}
+	if open < 0 {
+		return drivers.Limit{}, false
+	}
+	return drivers.Limit{Setting: "the open files limit (ulimit -n)", Value: int64(rl.Cur) - filesReserve, InUse: int64(open),
+		Note: fmt.Sprintf("%d, less %d for the run's own files", rl.Cur, filesReserve)}, true
 }

@@ -22,7 +22,7 @@ var connectionOptions = []options.Option{
 	{Name: "reconnect", Extension: true, Desc: "open a new connection every N events, per thread: each connection the thread's script opened is closed and opened again (its prepared statements are prepared again), counted as a reconnect; 0 keeps them, as sysbench 1.1's --reconnect", Kind: options.Int, Default: "0"},
 	{Name: "conn-lifetime", Extension: true, Desc: "give each connection a lifetime drawn uniformly between MIN and MAX (again for each new connection) and open a new one when it is over: events (100:1000) or seconds (5s:30s)", Kind: options.String, Placeholder: "=MIN:MAX", NoDefault: true},
 	{Name: "idle-connections", Extension: true, Desc: "open N connections more before the run, spread over the hosts as the threads' are, and hold them idle until it ends (a keepalive ping every 30 seconds, or a third of the server's idle timeout when shorter), as an application's pool holds connections; the report counts them", Kind: options.Int, Default: "0"},
-	{Name: "skip-checks", Extension: true, Desc: "run even when the server's settings say the run cannot succeed (threads and idle connections above max_connections or a role's or database's connection limit, statements above max_prepared_stmt_count)", Kind: options.Bool, Default: "off"},
+	{Name: "skip-checks", Extension: true, Desc: "run even when the settings say the run cannot succeed (threads and idle connections above the server's max_connections, an account's, role's or database's connection limit or the open files limit; statements above max_prepared_stmt_count)", Kind: options.Bool, Default: "off"},
 }
 
 // keepaliveEvery is how often an idle connection is pinged: well below

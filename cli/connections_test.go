@@ -418,6 +418,22 @@ func TestRefusedUpFront(t *testing.T) {
 		refused(t, "max_connections", append(run("--threads="+strconv.Itoa(maxConn+1)), db.args...)...)
 		refused(t, "max_connections", append(run("--threads=2", "--idle-connections="+strconv.Itoa(maxConn)), db.args...)...)
 		runs(t, append(run("--threads=2", "--idle-connections=3"), db.args...)...)
+		// This process's limit on open files, each connection one.
+		bin := testenv.Binary(t)
+		for _, c := range []struct {
+			threads string
+			code    int
+		}{{"60", 1}, {"40", 0}} {
+			cmd := exec.Command("sh", append([]string{"-c", `ulimit -n 64 && exec "$@"`, "sh", bin}, run("--threads="+c.threads)...)...)
+			cmd.Args = append(cmd.Args, db.args...)
+			b, _ := cmd.CombinedOutput()
+			f := fatalLines(string(b))
+			if cmd.ProcessState.ExitCode() != c.code || (c.code == 1) != (len(f) == 1 && strings.HasPrefix(f[0], "FATAL: the open files limit (ulimit -n) is 56 (64, ")) {
+				t.Errorf("--threads=%s under ulimit -n 64: exit %d, FATAL lines %q\n%s", c.threads, cmd.ProcessState.ExitCode(), f, b)
+			}
+		}
+		// The bundled workloads prepare on every thread.
+		refused(t, "max_connections", append([]string{"oltp_point_select", "--threads=" + strconv.Itoa(maxConn+1), "prepare"}, db.args...)...)
 
 		// 20 threads of 1000 statements each do not fit under the
 		// default 16382: the first thread's count says so before the
