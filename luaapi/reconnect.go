@@ -71,7 +71,7 @@ func (r *renewal) lifetime() int64 {
 // every open one each Every events, or those whose lifetime is over. A
 // connection's lifetime counts from the end of the first event it saw
 // (its opening, for those opened in thread_init).
-func (r *renewal) afterEvent(ctx context.Context) error {
+func (r *renewal) afterEvent() error {
 	r.events++
 	if r.m.Every > 0 {
 		if r.events%r.m.Every != 0 {
@@ -79,7 +79,7 @@ func (r *renewal) afterEvent(ctx context.Context) error {
 		}
 		for _, c := range r.rt.conns {
 			if !c.closed {
-				if err := c.renew(ctx); err != nil {
+				if err := c.renew(); err != nil {
 					return err
 				}
 			}
@@ -97,7 +97,7 @@ func (r *renewal) afterEvent(ctx context.Context) error {
 			}
 			c.renewAt = base + r.lifetime()
 		case now >= c.renewAt:
-			if err := c.renew(ctx); err != nil {
+			if err := c.renew(); err != nil {
 				return err
 			}
 			c.renewAt = now + r.lifetime()
@@ -108,8 +108,11 @@ func (r *renewal) afterEvent(ctx context.Context) error {
 
 // renew closes the connection and opens a new one with the same
 // settings, counted as a reconnect; its statements stay usable (the
-// driver prepares them again).
-func (c *sqlConn) renew(ctx context.Context) error {
+// driver prepares them again). It works under the queries' context: the
+// end of --time does not cut it short, leaving the connection closed for
+// thread_done.
+func (c *sqlConn) renew() error {
+	ctx := c.ctx()
 	c.dropResult()
 	if err := drivers.Reopen(ctx, c.conn); err != nil {
 		if ctx.Err() != nil {
@@ -129,11 +132,11 @@ var _ drivers.Reopener = (*timedConn)(nil)
 
 // eventEnded runs what follows each event of the thread: the renewal of
 // its connections, when on.
-func (rt *runtime) eventEnded(ctx context.Context) error {
+func (rt *runtime) eventEnded() error {
 	if rt.renew == nil {
 		return nil
 	}
-	return rt.renew.afterEvent(ctx)
+	return rt.renew.afterEvent()
 }
 
 // heldConnections counts the connections the run's threads hold, and the

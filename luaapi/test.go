@@ -327,13 +327,13 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				err = e
 			} else {
 				w.rt.settleFatal(true)
-				return false, w.rt.eventEnded(ctx)
+				return false, w.rt.eventEnded()
 			}
 		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
-			return ret != lua.LNil && ret != lua.LFalse, w.rt.eventEnded(ctx)
+			return ret != lua.LNil && ret != lua.LFalse, w.rt.eventEnded()
 		}
 		desc, restart := isRestart(err)
 		w.rt.settleFatal(restart)
