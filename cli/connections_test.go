@@ -472,13 +472,29 @@ func TestRefusedUpFront(t *testing.T) {
 		// Less the slots reserved for superusers.
 		refused(t, "max_connections", append(run("--threads="+strconv.Itoa(maxConn)), db.args...)...)
 
-		// The database's own limit, which its owner sets.
-		if _, err := db.query(context.Background(), "ALTER DATABASE "+db.name+" CONNECTION LIMIT 2"); err != nil {
+		// The database's own limit, which its owner sets. (The runs that
+		// fit leave a connection's room: the limits' own connection may
+		// not have left the server yet when the threads connect.)
+		if _, err := db.query(context.Background(), "ALTER DATABASE "+db.name+" CONNECTION LIMIT 3"); err != nil {
 			t.Fatal(err)
 		}
-		refused(t, "the CONNECTION LIMIT of database "+db.name, append(run("--threads=3"), db.args...)...)
+		refused(t, "the CONNECTION LIMIT of database "+db.name, append(run("--threads=4"), db.args...)...)
 		runs(t, append(run("--threads=2"), db.args...)...)
-		out, code := runCLI(t, append(run("--threads=3", "--skip-checks"), db.args...)...)
+		// Connections open there now count against it.
+		own := db.srv
+		own.DB = db.name
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		side, err := pgconn.Connect(ctx, own.PgURL(own.DB))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := runCLI(t, append(run("--threads=3"), db.args...)...)
+		if f := fatalLines(out); len(f) != 1 || !strings.Contains(f[0], "is 3 with 1 connection open: --threads=3 needs 3") {
+			t.Errorf("with a connection open to the database: FATAL lines %q, want the limit's with 1 connection open", f)
+		}
+		side.Close(context.Background())
+		out, code := runCLI(t, append(run("--threads=4", "--skip-checks"), db.args...)...)
 		if code != 1 || strings.Contains(out, "--skip-checks runs anyway") || !strings.Contains(out, "too many connections for database") {
 			t.Errorf("--skip-checks: exit %d, want the server's refusal:\n%s", code, out)
 		}
@@ -488,10 +504,10 @@ func TestRefusedUpFront(t *testing.T) {
 
 		// A role's limit.
 		admin := newServerAdmin(t, db.srv)
-		own := admin.ownUser(db, "CONNECTION LIMIT 2")
-		role := strings.TrimPrefix(own[len(own)-1], "--pgsql-user=")
-		refused(t, "the CONNECTION LIMIT of role "+role, append(run("--threads=2", "--idle-connections=1"), own...)...)
-		runs(t, append(run("--threads=2"), own...)...)
+		user := admin.ownUser(db, "CONNECTION LIMIT 3")
+		role := strings.TrimPrefix(user[len(user)-1], "--pgsql-user=")
+		refused(t, "the CONNECTION LIMIT of role "+role, append(run("--threads=2", "--idle-connections=2"), user...)...)
+		runs(t, append(run("--threads=2"), user...)...)
 	})
 }
 
