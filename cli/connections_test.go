@@ -15,6 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/drivers/pgsql"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
 )
@@ -532,5 +534,37 @@ func TestParseLifetime(t *testing.T) {
 		if _, err := parseLifetime(bad); err == nil || !strings.Contains(err.Error(), "--conn-lifetime") {
 			t.Errorf("%q: %v, want an error naming --conn-lifetime", bad, err)
 		}
+	}
+}
+
+// The idle connections are pinged, and one the server closed is opened
+// again: with a ping every 50 ms, each session's last statement becomes
+// the ping, and a session terminated on the server is replaced.
+func TestIdleKeepalive(t *testing.T) {
+	t.Parallel()
+	db := newFaultDB(t, "pgsql")
+	own := db.srv
+	own.DB = db.name
+	cfg := drivers.Config{Values: own.Values(pgsql.Factory.Options)}
+	pool, err := openIdle(context.Background(), &pgsql.Factory, cfg, 3, 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.close()
+	on := "FROM pg_stat_activity WHERE datname = '" + db.name + "'"
+	if n := pollUntil(t, 3, countOf(db, "SELECT count(*) "+on+" AND query = 'SELECT 1'")); n != 3 {
+		t.Fatalf("%d of the 3 idle sessions pinged", n)
+	}
+	pids, err := db.query(context.Background(), "SELECT pid "+on)
+	if err != nil || len(pids) != 3 {
+		t.Fatalf("sessions %v: %v", pids, err)
+	}
+	if _, err := db.query(context.Background(), "SELECT pg_terminate_backend("+pids[0]+")"); err != nil {
+		t.Fatal(err)
+	}
+	// Three sessions again, the terminated one replaced.
+	again := countOf(db, "SELECT count(*) "+on+" AND pid <> "+pids[0])
+	if n := pollUntil(t, 3, again); n != 3 {
+		t.Errorf("%d sessions after one was terminated, want it opened again", n)
 	}
 }
