@@ -15,10 +15,11 @@ import (
 )
 
 // A run that cannot succeed is refused before prepare or run, with one
-// line naming the server's setting that stops it (docs/availability.md,
-// "Refused up front"): the connections it opens above the server's, the
-// role's or the database's connection limit, the statements its threads
-// prepare above max_prepared_stmt_count. --skip-checks runs it anyway.
+// line naming the setting that stops it (docs/availability.md, "Refused
+// up front"): the connections it opens above the open files limit or the
+// server's, the account's, the role's or the database's connection
+// limit, the statements its threads prepare above max_prepared_stmt_count.
+// --skip-checks runs it anyway.
 
 // limitsTimeout bounds the reading of the limits: a server that does not
 // answer is the run's to report.
