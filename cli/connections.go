@@ -259,3 +259,15 @@ func (p *program) openIdle(spec *runSpec, env *luaapi.Env) (*idlePool, error) {
 	}
 	return openIdle(p.ctx, f, env.DriverConfig, n, spec.conns.keepalive)
 }
+
+// givenConnectionOptions are the connection options the run was given
+// (for a test that opens no connection to say so).
+func givenConnectionOptions(v *options.Values) []string {
+	var out []string
+	for _, o := range connectionOptions {
+		if o.Name != "skip-checks" && v.IsSet(o.Name) {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}

@@ -568,3 +568,21 @@ func TestIdleKeepalive(t *testing.T) {
 		t.Errorf("%d sessions after one was terminated, want it opened again", n)
 	}
 }
+
+// A built-in test opens no connection: the options say so once each.
+func TestBuiltinSaysConnectionOptionsDoNothing(t *testing.T) {
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--events=10", "--time=0", "--conn-lifetime=1:9",
+		"--idle-connections=3", "run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, o := range []string{"conn-lifetime", "idle-connections"} {
+		line := "WARNING: --" + o + ": the cpu test uses no database: no connection to open\n"
+		if strings.Count(out, line) != 1 {
+			t.Errorf("want the line %q once:\n%s", line, out)
+		}
+	}
+	if strings.Contains(out, "Connections:") {
+		t.Errorf("a connections line for a test without connections:\n%s", out)
+	}
+}

@@ -166,6 +166,9 @@ func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
 				p.log.Warnf("--%s: the %s test uses no database: nothing to report", o, b.Name)
 			}
 		}
+		for _, o := range givenConnectionOptions(values) {
+			p.log.Warnf("--%s: the %s test uses no database: no connection to open", o, b.Name)
+		}
 	}
 	cfg := spec.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
