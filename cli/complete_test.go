@@ -286,7 +286,7 @@ func TestCompletionDeclarations(t *testing.T) {
 		{[]string{shapes, "--mode="}, "--mode=fast --mode=slow"},
 		{[]string{shapes, "s"}, "seed"},
 		{[]string{filepath.Join(lua, "oltp_read_write.lua"), "--table-s"}, "--table-size="},
-		{[]string{filepath.Join(lua, "oltp_point_select.lua"), "--skip-"}, "--skip-trx"},
+		{[]string{filepath.Join(lua, "oltp_point_select.lua"), "--skip-"}, "--skip-checks --skip-trx"},
 		{[]string{filepath.Join(lua, "oltp_read_write.lua"), "p"}, "prepare prewarm"},
 		{[]string{filepath.Join(lua, "tpcb_like.lua"), "--sca"}, "--scale="},
 		{[]string{filepath.Join(lua, "shop_mixed.lua"), "--sc"}, "--scale="},

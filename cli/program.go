@@ -166,6 +166,9 @@ func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
 				p.log.Warnf("--%s: the %s test uses no database: nothing to report", o, b.Name)
 			}
 		}
+		for _, o := range givenConnectionOptions(values) {
+			p.log.Warnf("--%s: the %s test uses no database: no connection to open", o, b.Name)
+		}
 	}
 	cfg := spec.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
@@ -251,6 +254,10 @@ func (p *program) runScript(spec *runSpec) int {
 	s.SetRate(cfg.Rate > 0)
 	s.SetMaxTries(cfg.MaxTries)
 	s.SetInterruptible(cfg.ForcedShutdown >= 0)
+	applyConnectionModel(spec, s, env)
+	if err := p.checkLimits(spec, s, env); err != nil {
+		return p.fail(err)
+	}
 	return p.runCommand(spec, s, s.Options(), env)
 }
 
@@ -327,7 +334,14 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 		p.log.Noticef("Serving metrics at %s\n", srv.URL())
 		ctl = p.openEndpoint(spec, srv, &cfg, res)
 	}
+	idle, err := p.openIdle(spec, env)
+	if err != nil {
+		outs.abort()
+		return p.fail(err)
+	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
+	idle.close()
+	runErr = onlyRefusal(runErr)
 	st := &exitStatus{}
 	p.record(st, runErr)
 	if fin != nil {
@@ -357,6 +371,10 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 		st.add("interrupted")
 	}
 	ended(env, res, time.Now())
+	if c := connectionsReport(spec, env); c != nil && fin != nil {
+		res.Connections = c
+		report.WriteConnections(p.log.Writer(logging.Notice), c)
+	}
 	if server != nil && outs.whole != nil {
 		res.Server = server.Stats(outs.whole.Counters[metrics.CntEvent])
 		report.WriteServer(p.log.Writer(logging.Notice), res.Server)

@@ -136,6 +136,8 @@ type runSpec struct {
 	// report goes to standard error.
 	outputs      map[string]*report.Output
 	textToStderr bool
+	// conns are the connection models and checks (connections.go).
+	conns connectionsSpec
 }
 
 // usageError is an argument the command line cannot take: printed as it
@@ -216,6 +218,9 @@ func (s *runSpec) resolve(warn func(string)) error {
 	}
 	if err == nil {
 		s.level, err = verbosity(s.values)
+	}
+	if err == nil {
+		s.conns, err = parseConnections(s.values)
 	}
 	for _, e := range s.thresholdExprs {
 		if err != nil {

@@ -51,6 +51,9 @@ func ffiC(L *lua.LState) func(L *lua.LState, C *lua.LTable) {
 			},
 			"sb_event_stop": func(L *lua.LState) int {
 				if rt := getRuntime(L); rt.loop != nil {
+					if err := rt.eventEnded(); err != nil {
+						L.RaiseError("%s", err.Error())
+					}
 					rt.loop.Stop()
 				}
 				return 0

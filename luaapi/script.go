@@ -57,6 +57,12 @@ type Env struct {
 	// StatementStats times every statement the workers run
 	// (--statement-stats).
 	StatementStats bool
+	// Connections is how threads renew their connections (--reconnect,
+	// --conn-lifetime); StatementRoom, when set, refuses a run whose
+	// threads would prepare more statements than the server allows.
+	Connections   ConnectionModel
+	StatementRoom *StatementRoom
+	held          heldConnections
 
 	// Generators: one seeder per run hands out per-thread states in the
 	// reference's order so --rand-seed reproduces a run.

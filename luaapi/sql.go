@@ -54,6 +54,8 @@ type sqlConn struct {
 	closed bool
 	// at says where the connection is open (nil: the driver cannot).
 	at drivers.Endpointer
+	// renewAt is when --conn-lifetime renews it (renewal.now), 0 unset.
+	renewAt int64
 
 	bulk       []byte
 	row        []byte // bulk_insert_next's joined arguments
@@ -114,6 +116,7 @@ func (c *sqlConn) close() {
 	}
 	c.stmts = nil
 	_ = c.conn.Close()
+	c.rt.held(-1)
 }
 
 func checkUD[T any](L *lua.LState, n int, what string) T {
@@ -359,6 +362,7 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver, name string) (*sqlCon
 	c.resUD.Value = c.res
 	L.SetMetatable(c.resUD, L.GetTypeMetatable(resultType))
 	rt.conns = append(rt.conns, c)
+	rt.held(1)
 	return c, nil
 }
 

@@ -34,6 +34,7 @@ type runtime struct {
 	jsonOpen bool
 	lj       *luajit.State // the language's side of the state
 	plan     *eventPlan    // run in place of its event function (see eventPlan)
+	renew    *renewal      // --reconnect, --conn-lifetime; nil without
 	// ctx, when set, is what the call running now queries under, in
 	// place of the run's (env.Ctx): thread_done's, which --time's bound
 	// on events does not cut.

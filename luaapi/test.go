@@ -241,6 +241,7 @@ type worker struct {
 func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (engine.Worker, error) {
 	L, rt, err := s.newState(tid, st)
 	if err != nil {
+		s.env.StatementRoom.abandon(tid)
 		return nil, err
 	}
 	if s.forcedCtx {
@@ -249,9 +250,13 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 	w := &worker{s: s, L: L, rt: rt, tid: lua.LNumber(tid + s.env.TidOffset)}
 	if err := s.exportOptions(L); err != nil {
 		w.Close()
+		s.env.StatementRoom.abandon(tid)
 		return nil, err
 	}
 	w.event = L.GetGlobal("event")
+	if m := s.env.Connections; m.On() {
+		rt.renew = newRenewal(m, rt)
+	}
 	if L.GetGlobal("thread_run").Type() == lua.LTFunction {
 		return loopWorker{w}, nil
 	}
@@ -264,6 +269,13 @@ func (s *Script) NewWorker(ctx context.Context, tid int, st *metrics.Handle) (en
 func (s *Script) SetInterruptible(on bool) { s.forcedCtx = on }
 
 func (w *worker) Init(ctx context.Context) error {
+	if r := w.s.env.StatementRoom; r != nil {
+		return r.threadInit(ctx, w.rt, w.init)
+	}
+	return w.init()
+}
+
+func (w *worker) init() error {
 	_, _, err := callGlobal(w.L, "thread_init", w.tid)
 	w.rt.settleFatal(err == nil)
 	return err
@@ -315,13 +327,13 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				err = e
 			} else {
 				w.rt.settleFatal(true)
-				return false, nil
+				return false, w.rt.eventEnded()
 			}
 		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
-			return ret != lua.LNil && ret != lua.LFalse, nil
+			return ret != lua.LNil && ret != lua.LFalse, w.rt.eventEnded()
 		}
 		desc, restart := isRestart(err)
 		w.rt.settleFatal(restart)

@@ -79,6 +79,7 @@ func Merge(rs []*Results, names []string, opts MergeOptions) (*Results, error) {
 	// clients, or several servers): a merge keeps none.
 	out.Server = nil
 	out.Instance = nil
+	out.Connections = mergeConnections(rs, comb.As)
 	// Each run's warm-up, steady state and variation describe its own
 	// intervals, which a merge does not keep.
 	out.Warmup, out.Steady, out.Variation = nil, nil, nil

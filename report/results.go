@@ -69,6 +69,8 @@ type Results struct {
 	Statements []StatementResult `json:"statements,omitempty"`
 	// Instance is --instance's: this run was one of several.
 	Instance *Instance `json:"instance,omitempty"`
+	// Connections are the connections held open, with --idle-connections.
+	Connections *Connections `json:"connections,omitempty"`
 	// Merged names the files a merged result was made of; Parts are the
 	// runs in them, with their windows; Combined is how those windows
 	// made the merged one (rounds one after the other, instances
