@@ -33,9 +33,10 @@ type Outage struct {
 }
 
 // Detector finds outages in what a registry's handles record. Workers
-// record their completions and failures in their own handles (atomics
-// only they write); the detector's Sample, called by one sampler every
-// few milliseconds, reads them. Beginning and end are exact (the times
+// record their completions and failures in their own handles (under the
+// shard lock recording an event takes anyway, and an atomic per failure);
+// the detector's Sample, called by one sampler every few milliseconds,
+// reads them. Beginning and end are exact (the times
 // the workers recorded); the failures and counters of an outage are
 // those counted between the samples around it, so within one sampling
 // period of its edges.
@@ -83,9 +84,11 @@ func SamplePeriod(threshold time.Duration) time.Duration {
 func (d *Detector) Begin(now int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.lock()
 	for _, h := range d.reg.handles {
-		h.lastOK.Store(now)
+		h.lastOK = now
 	}
+	d.unlock()
 	d.prev = state{ok: now, begin: now}
 	d.samples = append(d.samples[:0], d.take(now))
 }
@@ -102,8 +105,10 @@ func (d *Detector) sample(now int64) {
 	var cur state
 	var fail int64
 	since := int64(0) // the oldest running event's start
+	d.lock()
+	defer d.unlock()
 	for _, h := range d.reg.handles {
-		cur.ok = max(cur.ok, h.lastOK.Load())
+		cur.ok = max(cur.ok, h.lastOK)
 		fail = max(fail, h.lastFail.Load())
 		if s := h.running.Load(); s != 0 && (since == 0 || s < since) {
 			since = s
@@ -136,9 +141,9 @@ func (d *Detector) sample(now int64) {
 func (d *Detector) firstAfter(t int64) int64 {
 	first := int64(0)
 	for _, h := range d.reg.handles {
-		c := h.recovered.Load()
+		c := h.recovered
 		if c <= t {
-			c = h.lastOK.Load()
+			c = h.lastOK
 		}
 		if c > t && (first == 0 || c < first) {
 			first = c
@@ -148,7 +153,8 @@ func (d *Detector) firstAfter(t int64) int64 {
 }
 
 // take reads the handles' counters, and their failures by code when the
-// failure counters moved since the last time.
+// failure counters moved since the last time. The caller holds the
+// shards' locks.
 func (d *Detector) take(now int64) sample {
 	s := sample{at: now}
 	for _, h := range d.reg.handles {
@@ -164,18 +170,27 @@ func (d *Detector) take(now int64) sample {
 	}
 	d.failSum = sum
 	s.fail = map[string]uint64{}
-	for _, sh := range d.reg.shards {
-		sh.mu.Lock()
-	}
 	for _, h := range d.reg.handles {
 		for k, v := range h.failTotal {
 			s.fail[k] += v
 		}
 	}
+	return s
+}
+
+// lock takes every shard's lock, for what the handles keep under it: a
+// sample holds them for the time it reads the handles, as a report tick
+// does.
+func (d *Detector) lock() {
+	for _, sh := range d.reg.shards {
+		sh.mu.Lock()
+	}
+}
+
+func (d *Detector) unlock() {
 	for _, sh := range d.reg.shards {
 		sh.mu.Unlock()
 	}
-	return s
 }
 
 // at is the last sample taken at or before t (the oldest kept if none).
