@@ -50,6 +50,7 @@ type Detector struct {
 	prev    state    // at the previous sample
 	open    *Outage
 	done    []*Outage
+	up      upMark
 	failSum uint64 // the failure counters at the last failures snapshot
 }
 
@@ -131,8 +132,34 @@ func (d *Detector) sample(now int64) {
 	case cur.active && now-cur.begin > d.gap:
 		d.open = d.begin(cur.begin)
 	}
+	if cur.ok > d.prev.ok || d.up.s.at == 0 {
+		d.up = upMark{s: s, tps: d.tpsTo(s)}
+	}
 	d.prev = cur
 	d.trim(now)
+}
+
+// upMark is the last sample that saw an event complete, and the
+// throughput over the window before it: an outage that began longer ago
+// than the samples kept (a threshold over maxLookback) counts from it.
+type upMark struct {
+	s   sample
+	tps float64
+}
+
+// maxLookback bounds how far back the samples kept reach, beyond the TPS
+// window: with a longer threshold, an outage's failures count from the
+// last sample that saw a completion (upMark), within a sampling period
+// of its start all the same.
+const maxLookback = int64(60 * time.Second)
+
+// tpsTo is the events per second over the TPS window up to sample s.
+func (d *Detector) tpsTo(s sample) float64 {
+	from := d.at(s.at - d.window)
+	if dt := s.at - from.at; dt > 0 {
+		return float64(s.c[CntEvent]-from.c[CntEvent]) / (float64(dt) / 1e9)
+	}
+	return 0
 }
 
 // firstAfter is the first completion after t: each worker's first after
@@ -205,11 +232,11 @@ func (d *Detector) at(t int64) sample {
 
 // begin makes the outage beginning at start, with the throughput before.
 func (d *Detector) begin(start int64) *Outage {
-	o := &Outage{Start: start, base: d.at(start)}
-	from := d.at(start - d.window)
-	if dt := o.base.at - from.at; dt > 0 {
-		o.TPSBefore = float64(o.base.c[CntEvent]-from.c[CntEvent]) / (float64(dt) / 1e9)
+	if d.samples[0].at > start {
+		return &Outage{Start: start, base: d.up.s, TPSBefore: d.up.tps}
 	}
+	o := &Outage{Start: start, base: d.at(start)}
+	o.TPSBefore = d.tpsTo(o.base)
 	return o
 }
 
@@ -252,13 +279,10 @@ func (d *Detector) after(o *Outage, now int64) {
 }
 
 // trim drops the samples no outage can need: older than the threshold
-// and a window before now, or than an ended outage still measuring its
-// throughput after.
+// (at most maxLookback) and a window before now, but those an ended
+// outage still measures its throughput after with.
 func (d *Detector) trim(now int64) {
-	keep := now - d.gap - d.window - int64(SamplePeriod(time.Duration(d.gap)))
-	if d.open != nil {
-		keep = min(keep, d.open.base.at)
-	}
+	keep := now - min(d.gap, maxLookback) - d.window - int64(SamplePeriod(time.Duration(d.gap)))
 	for _, o := range d.done {
 		if !o.afterN {
 			keep = min(keep, o.endAt.at)
