@@ -27,19 +27,18 @@ type Outage struct {
 	// lasted; 0 while unknown).
 	TPSBefore, TPSAfter float64
 
-	base   sample // the counters when it began
-	endAt  sample // and when it was seen to end
-	afterN bool   // TPSAfter is measured over the whole window
+	base  sample // the counters when it began
+	endAt sample // and when it was seen to end
 }
 
 // Detector finds outages in what a registry's handles record. Workers
 // record their completions and failures in their own handles (under the
 // shard lock recording an event takes anyway, and an atomic per failure);
 // the detector's Sample, called by one sampler every few milliseconds,
-// reads them. Beginning and end are exact (the times
-// the workers recorded); the failures and counters of an outage are
-// those counted between the samples around it, so within one sampling
-// period of its edges.
+// reads them. Beginning and end are exact (the times the workers
+// recorded); the failures and counters of an outage are those counted
+// between the samples around it, so within one sampling period of its
+// edges.
 type Detector struct {
 	reg    *Registry
 	gap    int64 // the threshold, ns
@@ -50,6 +49,8 @@ type Detector struct {
 	prev    state    // at the previous sample
 	open    *Outage
 	done    []*Outage
+	pending int   // done[pending:] still measure their throughput after
+	endedNS int64 // the length of those done
 	up      upMark
 	failSum uint64 // the failure counters at the last failures snapshot
 }
@@ -245,6 +246,7 @@ func (d *Detector) close(o *Outage, end int64, s sample) {
 	o.End, o.endAt = end, s
 	d.count(o, s)
 	d.done = append(d.done, o)
+	d.endedNS += o.End - o.Start
 }
 
 // count sets o's failures and counters from its beginning to s.
@@ -262,11 +264,9 @@ func (d *Detector) count(o *Outage, s sample) {
 // finishAfter measures the throughput after the outages that ended at
 // least a window ago.
 func (d *Detector) finishAfter(now int64) {
-	for _, o := range d.done {
-		if !o.afterN && now-o.End >= d.window {
-			d.after(o, now)
-			o.afterN = true
-		}
+	// Outages end in order, and their windows after with them.
+	for ; d.pending < len(d.done) && now-d.done[d.pending].End >= d.window; d.pending++ {
+		d.after(d.done[d.pending], now)
 	}
 }
 
@@ -283,10 +283,8 @@ func (d *Detector) after(o *Outage, now int64) {
 // outage still measures its throughput after with.
 func (d *Detector) trim(now int64) {
 	keep := now - min(d.gap, maxLookback) - d.window - int64(SamplePeriod(time.Duration(d.gap)))
-	for _, o := range d.done {
-		if !o.afterN {
-			keep = min(keep, o.endAt.at)
-		}
+	if d.pending < len(d.done) {
+		keep = min(keep, d.done[d.pending].endAt.at)
 	}
 	i := 0
 	for i < len(d.samples)-1 && d.samples[i+1].at <= keep {
@@ -303,11 +301,8 @@ func (d *Detector) Finish(now int64) []Outage {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.sample(now)
-	for _, o := range d.done {
-		if !o.afterN {
-			d.after(o, now)
-			o.afterN = true
-		}
+	for ; d.pending < len(d.done); d.pending++ {
+		d.after(d.done[d.pending], now)
 	}
 	out := d.list()
 	if d.open != nil {
@@ -336,9 +331,7 @@ func (d *Detector) list() []Outage {
 func (d *Detector) Status(now int64) (ended int, ns int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, o := range d.done {
-		ns += o.End - o.Start
-	}
+	ns = d.endedNS
 	if d.open != nil && now > d.open.Start {
 		ns += now - d.open.Start
 	}
