@@ -94,6 +94,7 @@ func (l *tableLock) count(ctx context.Context) (int, error) {
 func TestOutageOnServers(t *testing.T) {
 	for _, kind := range []string{"mysql", "pgsql"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel() // databases and ports of their own
 			f := newFaultDB(t, kind)
 			common := append([]string{"oltp_insert", "--tables=1", "--table-size=100"}, f.args...)
 			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {

@@ -383,9 +383,9 @@ func (nf *netfault) partitionOutage(t *testing.T) {
 	nf.t = t
 	results := filepath.Join(nf.dir, "partition.json")
 	var parted, healed time.Time
-	const runTime = 5 * time.Second
+	const runTime = 4 * time.Second
 	began := time.Now()
-	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=5", "--report-interval=1",
+	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=4", "--report-interval=1",
 		"--results=" + results, "run"}, func(s int, _, _ float64) {
 		switch s {
 		case 1:
@@ -406,7 +406,7 @@ func (nf *netfault) partitionOutage(t *testing.T) {
 	// Start-up (connections) and the end (the results file) take some
 	// of a second; --time's grace for events still running is 5 s.
 	if elapsed > runTime+2*time.Second {
-		t.Errorf("the run took %s for --time=5\n%s", elapsed, text)
+		t.Errorf("the run took %s for --time=4\n%s", elapsed, text)
 	}
 	got := readOutages(t, results)
 	if len(got) != 1 {
@@ -432,10 +432,10 @@ func (nf *netfault) partitionNeverHeals(t *testing.T) {
 	nf.t = t
 	results := filepath.Join(nf.dir, "unhealed.json")
 	var parted time.Time
-	const runTime = 4 * time.Second
+	const runTime = 3 * time.Second
 	began := time.Now()
 	defer nf.send(cmdHeal)
-	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=4", "--report-interval=1",
+	text, err := nf.run([]string{"oltp_insert", "--threads=4", "--time=3", "--report-interval=1",
 		"--query-timeout=0.5", "--pgsql-ignore-errors=HYT00", "--results=" + results, "run"}, func(s int, _, _ float64) {
 		if s == 1 {
 			nf.send(cmdPartition)
@@ -451,7 +451,7 @@ func (nf *netfault) partitionNeverHeals(t *testing.T) {
 	}
 	// On time: --time's grace (5 s) is not waited for.
 	if elapsed > runTime+2*time.Second {
-		t.Errorf("the run took %s for --time=4 with --query-timeout\n%s", elapsed, text)
+		t.Errorf("the run took %s for --time=3 with --query-timeout\n%s", elapsed, text)
 	}
 	got := readOutages(t, results)
 	if len(got) != 1 || !got[0].Ongoing || !within(got[0].StartTime, parted, outageTolerance) {

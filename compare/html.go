@@ -833,8 +833,9 @@ func (b *htmlBuilder) overTime(wi int, workload string, threads int) (o htmlOver
 				if o.Ongoing {
 					what += ", ongoing at the end"
 				}
+				// Drawn within the axis, which stays the run's: an outage
+				// past --time (events that ended late) is cut at its end.
 				c.Bands = append(c.Bands, htmlBand{From: max(o.StartS, 0), To: o.EndS, Color: b.rgba(cell.Target, 0.18), Label: what})
-				end = max(end, o.EndS)
 			}
 		}
 		if end > 0 {

@@ -82,20 +82,18 @@ type Handle struct {
 	// 0 between events: for a forced shutdown and the outage detector.
 	running atomic.Int64
 
-	// For the outage detector (outage.go), on the run's clock (ns):
-	// written only by the worker, read by the detector. lastOK is when
-	// the worker's last event completed; recovered when it completed the
-	// first after a gap (its previous completion longer than the
-	// threshold ago, or a failure since); lastFail when its last query or
-	// try failed.
-	lastOK    atomic.Int64
-	recovered atomic.Int64
+	// For the outage detector (outage.go), on the run's clock (ns),
+	// written by the worker only. lastFail is when its last query or try
+	// failed. Guarded by shard.mu, which recording an event takes anyway
+	// (no atomic instruction more per event): lastOK, when its last event
+	// completed; recovered, when it completed the first after a gap (its
+	// previous completion longer than the threshold ago, or a failure
+	// since); failTotal, every failed try by code since the start.
 	lastFail  atomic.Int64
-	av        *availability // shared by the registry's handles
-
-	// Guarded by shard.mu: every failed try by code since the start, for
-	// the failures inside an outage.
+	lastOK    int64
+	recovered int64
 	failTotal map[string]uint64
+	av        *availability // shared by the registry's handles
 
 	_ [112]byte // to 384 bytes: see cacheLinePad
 }
@@ -249,13 +247,6 @@ func (h *Handle) RecordEvent(ns int64) {
 // RecordEventAt is RecordEvent for an event that completed at at, on the
 // run's clock (the engine has read it already).
 func (h *Handle) RecordEventAt(ns, at int64) {
-	// Only the worker writes lastOK, lastFail and recovered: loads are
-	// plain reads, and the one store per event is the completion's.
-	prev := h.lastOK.Load()
-	if at-prev > h.av.gap || h.lastFail.Load() > prev {
-		h.recovered.Store(at)
-	}
-	h.lastOK.Store(at)
 	us := (ns + 500) / 1000
 	if us < HistMinUS {
 		us = HistMinUS
@@ -266,6 +257,10 @@ func (h *Handle) RecordEventAt(ns, at int64) {
 	s.mu.Lock()
 	_ = s.hist.RecordValue(us)
 	h.timer.record(ns)
+	if at-h.lastOK > h.av.gap || h.lastFail.Load() > h.lastOK {
+		h.recovered = at
+	}
+	h.lastOK = at
 	s.mu.Unlock()
 	h.running.Store(0)
 	h.pending[CntEvent]++

@@ -27,18 +27,18 @@ type Outage struct {
 	// lasted; 0 while unknown).
 	TPSBefore, TPSAfter float64
 
-	base   sample // the counters when it began
-	endAt  sample // and when it was seen to end
-	afterN bool   // TPSAfter is measured over the whole window
+	base  sample // the counters when it began
+	endAt sample // and when it was seen to end
 }
 
 // Detector finds outages in what a registry's handles record. Workers
-// record their completions and failures in their own handles (atomics
-// only they write); the detector's Sample, called by one sampler every
-// few milliseconds, reads them. Beginning and end are exact (the times
-// the workers recorded); the failures and counters of an outage are
-// those counted between the samples around it, so within one sampling
-// period of its edges.
+// record their completions and failures in their own handles (under the
+// shard lock recording an event takes anyway, and an atomic per failure);
+// the detector's Sample, called by one sampler every few milliseconds,
+// reads them. Beginning and end are exact (the times the workers
+// recorded); the failures and counters of an outage are those counted
+// between the samples around it, so within one sampling period of its
+// edges.
 type Detector struct {
 	reg    *Registry
 	gap    int64 // the threshold, ns
@@ -49,6 +49,9 @@ type Detector struct {
 	prev    state    // at the previous sample
 	open    *Outage
 	done    []*Outage
+	pending int   // done[pending:] still measure their throughput after
+	endedNS int64 // the length of those done
+	up      upMark
 	failSum uint64 // the failure counters at the last failures snapshot
 }
 
@@ -83,9 +86,11 @@ func SamplePeriod(threshold time.Duration) time.Duration {
 func (d *Detector) Begin(now int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.lock()
 	for _, h := range d.reg.handles {
-		h.lastOK.Store(now)
+		h.lastOK = now
 	}
+	d.unlock()
 	d.prev = state{ok: now, begin: now}
 	d.samples = append(d.samples[:0], d.take(now))
 }
@@ -102,8 +107,10 @@ func (d *Detector) sample(now int64) {
 	var cur state
 	var fail int64
 	since := int64(0) // the oldest running event's start
+	d.lock()
+	defer d.unlock()
 	for _, h := range d.reg.handles {
-		cur.ok = max(cur.ok, h.lastOK.Load())
+		cur.ok = max(cur.ok, h.lastOK)
 		fail = max(fail, h.lastFail.Load())
 		if s := h.running.Load(); s != 0 && (since == 0 || s < since) {
 			since = s
@@ -126,8 +133,34 @@ func (d *Detector) sample(now int64) {
 	case cur.active && now-cur.begin > d.gap:
 		d.open = d.begin(cur.begin)
 	}
+	if cur.ok > d.prev.ok || d.up.s.at == 0 {
+		d.up = upMark{s: s, tps: d.tpsTo(s)}
+	}
 	d.prev = cur
 	d.trim(now)
+}
+
+// upMark is the last sample that saw an event complete, and the
+// throughput over the window before it: an outage that began longer ago
+// than the samples kept (a threshold over maxLookback) counts from it.
+type upMark struct {
+	s   sample
+	tps float64
+}
+
+// maxLookback bounds how far back the samples kept reach, beyond the TPS
+// window: with a longer threshold, an outage's failures count from the
+// last sample that saw a completion (upMark), within a sampling period
+// of its start all the same.
+const maxLookback = int64(60 * time.Second)
+
+// tpsTo is the events per second over the TPS window up to sample s.
+func (d *Detector) tpsTo(s sample) float64 {
+	from := d.at(s.at - d.window)
+	if dt := s.at - from.at; dt > 0 {
+		return float64(s.c[CntEvent]-from.c[CntEvent]) / (float64(dt) / 1e9)
+	}
+	return 0
 }
 
 // firstAfter is the first completion after t: each worker's first after
@@ -136,9 +169,9 @@ func (d *Detector) sample(now int64) {
 func (d *Detector) firstAfter(t int64) int64 {
 	first := int64(0)
 	for _, h := range d.reg.handles {
-		c := h.recovered.Load()
+		c := h.recovered
 		if c <= t {
-			c = h.lastOK.Load()
+			c = h.lastOK
 		}
 		if c > t && (first == 0 || c < first) {
 			first = c
@@ -148,7 +181,8 @@ func (d *Detector) firstAfter(t int64) int64 {
 }
 
 // take reads the handles' counters, and their failures by code when the
-// failure counters moved since the last time.
+// failure counters moved since the last time. The caller holds the
+// shards' locks.
 func (d *Detector) take(now int64) sample {
 	s := sample{at: now}
 	for _, h := range d.reg.handles {
@@ -164,18 +198,27 @@ func (d *Detector) take(now int64) sample {
 	}
 	d.failSum = sum
 	s.fail = map[string]uint64{}
-	for _, sh := range d.reg.shards {
-		sh.mu.Lock()
-	}
 	for _, h := range d.reg.handles {
 		for k, v := range h.failTotal {
 			s.fail[k] += v
 		}
 	}
+	return s
+}
+
+// lock takes every shard's lock, for what the handles keep under it: a
+// sample holds them for the time it reads the handles, as a report tick
+// does.
+func (d *Detector) lock() {
+	for _, sh := range d.reg.shards {
+		sh.mu.Lock()
+	}
+}
+
+func (d *Detector) unlock() {
 	for _, sh := range d.reg.shards {
 		sh.mu.Unlock()
 	}
-	return s
 }
 
 // at is the last sample taken at or before t (the oldest kept if none).
@@ -190,11 +233,11 @@ func (d *Detector) at(t int64) sample {
 
 // begin makes the outage beginning at start, with the throughput before.
 func (d *Detector) begin(start int64) *Outage {
-	o := &Outage{Start: start, base: d.at(start)}
-	from := d.at(start - d.window)
-	if dt := o.base.at - from.at; dt > 0 {
-		o.TPSBefore = float64(o.base.c[CntEvent]-from.c[CntEvent]) / (float64(dt) / 1e9)
+	if d.samples[0].at > start {
+		return &Outage{Start: start, base: d.up.s, TPSBefore: d.up.tps}
 	}
+	o := &Outage{Start: start, base: d.at(start)}
+	o.TPSBefore = d.tpsTo(o.base)
 	return o
 }
 
@@ -203,6 +246,7 @@ func (d *Detector) close(o *Outage, end int64, s sample) {
 	o.End, o.endAt = end, s
 	d.count(o, s)
 	d.done = append(d.done, o)
+	d.endedNS += o.End - o.Start
 }
 
 // count sets o's failures and counters from its beginning to s.
@@ -220,11 +264,9 @@ func (d *Detector) count(o *Outage, s sample) {
 // finishAfter measures the throughput after the outages that ended at
 // least a window ago.
 func (d *Detector) finishAfter(now int64) {
-	for _, o := range d.done {
-		if !o.afterN && now-o.End >= d.window {
-			d.after(o, now)
-			o.afterN = true
-		}
+	// Outages end in order, and their windows after with them.
+	for ; d.pending < len(d.done) && now-d.done[d.pending].End >= d.window; d.pending++ {
+		d.after(d.done[d.pending], now)
 	}
 }
 
@@ -237,17 +279,12 @@ func (d *Detector) after(o *Outage, now int64) {
 }
 
 // trim drops the samples no outage can need: older than the threshold
-// and a window before now, or than an ended outage still measuring its
-// throughput after.
+// (at most maxLookback) and a window before now, but those an ended
+// outage still measures its throughput after with.
 func (d *Detector) trim(now int64) {
-	keep := now - d.gap - d.window - int64(SamplePeriod(time.Duration(d.gap)))
-	if d.open != nil {
-		keep = min(keep, d.open.base.at)
-	}
-	for _, o := range d.done {
-		if !o.afterN {
-			keep = min(keep, o.endAt.at)
-		}
+	keep := now - min(d.gap, maxLookback) - d.window - int64(SamplePeriod(time.Duration(d.gap)))
+	if d.pending < len(d.done) {
+		keep = min(keep, d.done[d.pending].endAt.at)
 	}
 	i := 0
 	for i < len(d.samples)-1 && d.samples[i+1].at <= keep {
@@ -264,11 +301,8 @@ func (d *Detector) Finish(now int64) []Outage {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.sample(now)
-	for _, o := range d.done {
-		if !o.afterN {
-			d.after(o, now)
-			o.afterN = true
-		}
+	for ; d.pending < len(d.done); d.pending++ {
+		d.after(d.done[d.pending], now)
 	}
 	out := d.list()
 	if d.open != nil {
@@ -297,9 +331,7 @@ func (d *Detector) list() []Outage {
 func (d *Detector) Status(now int64) (ended int, ns int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, o := range d.done {
-		ns += o.End - o.Start
-	}
+	ns = d.endedNS
 	if d.open != nil && now > d.open.Start {
 		ns += now - d.open.Start
 	}

@@ -177,3 +177,35 @@ func TestDetectorBetweenSamples(t *testing.T) {
 		t.Fatalf("outages %+v, want one from 1.996 s to 2.998 s", got)
 	}
 }
+
+// With a threshold longer than the samples kept reach back (maxLookback),
+// an outage still counts its failures and throughput from just before it
+// began, and the samples kept stay bounded.
+func TestDetectorLongThreshold(t *testing.T) {
+	s := newSim(t, 2, 90*time.Second)
+	s.failing = func(w int, at int64) string {
+		if at >= 100_000*ms && at < 300_000*ms {
+			return "2013"
+		}
+		return ""
+	}
+	longest := 0
+	for s.now < 310_000*ms {
+		s.run(s.now + 1000*ms)
+		longest = max(longest, len(s.det.samples))
+	}
+	got := s.det.Finish(s.now)
+	if len(got) != 1 || got[0].Start < 99_990*ms || got[0].Start >= 100_000*ms || got[0].End < 300_000*ms || got[0].End > 300_010*ms {
+		t.Fatalf("outages %+v, want one from 100 s to 300 s", got)
+	}
+	// 2 workers, a failed try each per 10 ms for 200 s.
+	if n := got[0].Failures["2013"]; n < 40000-2*uint64(s.period/s.lat) || n > 40000 {
+		t.Errorf("%d failures of 2013, want about 40000", n)
+	}
+	if !near(got[0].TPSBefore, 200, 5) {
+		t.Errorf("tps before %.1f, want 200", got[0].TPSBefore)
+	}
+	if max := int((maxLookback+int64(5*time.Second))/s.period) + 3; longest > max {
+		t.Errorf("%d samples kept, want at most %d", longest, max)
+	}
+}

@@ -192,6 +192,7 @@ var sameLoadOptions = func() map[string]bool {
 		"rand-seed", "report-checkpoints", "report-interval", "results", "server-pid", "server-stats",
 		"statement-stats", "thread-stack-size", "threshold", "verbosity", "version", "await-start", "instance",
 		"metrics-addr", "serve-results", "start-at", "mysql-debug", "forced-shutdown", "mysql-password", "pgsql-password",
+		"outage-threshold",
 		"threads", "num-threads", "time", "max-time", "warmup-time", "max-tries", // settingsDiff's
 	} {
 		m[k] = true
