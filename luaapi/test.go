@@ -266,6 +266,9 @@ func (s *Script) SetInterruptible(on bool) { s.forcedCtx = on }
 func (w *worker) Init(ctx context.Context) error {
 	_, _, err := callGlobal(w.L, "thread_init", w.tid)
 	w.rt.settleFatal(err == nil)
+	if err == nil {
+		luajit.InternNames(w.L)
+	}
 	return err
 }
 

@@ -145,7 +145,7 @@ func (fs *funcState) addConst(key constKey, v lua.LValue) int {
 }
 
 func (fs *funcState) stringK(s string) int {
-	return fs.addConst(constKey{kind: 's', s: s}, lua.LString(s))
+	return fs.addConst(constKey{kind: 's', s: s}, lua.LString(Intern(s)))
 }
 
 func (fs *funcState) numberK(n float64) int {
