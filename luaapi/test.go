@@ -320,7 +320,7 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				w.rt.settleFatal(true)
 				return false, nil
 			}
-		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
+		} else if err = w.rt.lj.Call(w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)
