@@ -34,9 +34,13 @@ import (
 // error in it names the same line), and the body's own call is a plain
 // call where the function had a tail call: the stack the called function
 // sees is the one LuaJIT gives a tail call, without the wrapper's frame.
+// What differs: an error raised while the body reads its globals, before
+// its call, is traced back without the wrapper's frame (its line shows in
+// the caller's).
 
-// inlinable is what block's pre-pass found: the local function statements
-// whose calls may be replaced by their body's call.
+// inlineBody returns the body's call of x, a local function statement
+// followed by rest in its block, when x's calls may compile to it; nil
+// otherwise.
 func (c *compiler) inlineBody(x *parse.LocalFunctionStmt, rest []ast.Stmt) *ast.FuncCallExpr {
 	if c.noInline {
 		return nil
