@@ -87,7 +87,7 @@ func checkUint32Arg(L *lua.LState, n int) int64 {
 func (api *randAPI) distribution(f func(r *sbrand.Rand, a, b int64) int64) lua.LGFunction {
 	return func(L *lua.LState) int {
 		a, b := checkUint32Arg(L, 1), checkUint32Arg(L, 2)
-		L.Push(lua.LNumber(f(api.rand(L), a, b)))
+		L.Push(luajit.Int(f(api.rand(L), a, b)))
 		return 1
 	}
 }

@@ -346,3 +346,32 @@ func BenchmarkRandStringLua(b *testing.B) {
 		L.Pop(1)
 	}
 }
+
+// TestRandDrawsAllocateNothing: a draw that scripts make on every event
+// returns a whole number below 16384 without allocating its Lua value
+// (luajit.Int), and the value is the number drawn.
+func TestRandDrawsAllocateNothing(t *testing.T) {
+	L, _ := newRandState(t, 1, nil)
+	rand := L.GetField(L.GetGlobal("sysbench"), "rand")
+	for _, name := range []string{"default", "uniform"} {
+		fn := L.GetField(rand, name)
+		lo, hi := lua.LValue(lua.LNumber(1000)), lua.LValue(lua.LNumber(10000))
+		draw := func() lua.LValue {
+			L.Push(fn)
+			L.Push(lo)
+			L.Push(hi)
+			L.Call(2, 1)
+			v := L.Get(-1)
+			L.Pop(1)
+			return v
+		}
+		for range 100 {
+			if n, ok := draw().(lua.LNumber); !ok || n < 1000 || n > 10000 || n != lua.LNumber(int64(n)) {
+				t.Fatalf("sysbench.rand.%s(1000, 10000) returned %v", name, n)
+			}
+		}
+		if a := testing.AllocsPerRun(200, func() { draw() }); a != 0 {
+			t.Errorf("sysbench.rand.%s(1000, 10000) allocates %.1f times a call", name, a)
+		}
+	}
+}

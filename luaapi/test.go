@@ -278,6 +278,9 @@ func (w *worker) Init(ctx context.Context) error {
 func (w *worker) init() error {
 	_, _, err := callGlobal(w.L, "thread_init", w.tid)
 	w.rt.settleFatal(err == nil)
+	if err == nil {
+		luajit.InternNames(w.L)
+	}
 	return err
 }
 
@@ -329,7 +332,7 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 				w.rt.settleFatal(true)
 				return false, w.rt.eventEnded()
 			}
-		} else if err = luajit.CallProtected(L, w.event, 1, w.tid); err == nil {
+		} else if err = w.rt.lj.Call(w.event, 1, w.tid); err == nil {
 			w.rt.settleFatal(true)
 			ret := L.Get(-1)
 			L.Pop(1)

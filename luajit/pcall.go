@@ -74,13 +74,18 @@ func translated(L *lua.LState, v lua.LValue) lua.LValue {
 // raised, by a gopher-lua panic function that a G function between the
 // caller and the function sets once PCall has set its own.
 func protectedCall(L *lua.LState, nargs, nret int, handler *lua.LFunction) error {
+	return protectedCallBases(L, nargs, nret, handler, protectedBases(L))
+}
+
+// protectedCallBases is protectedCall with L's stack of protected calls
+// (protectedBases) already known.
+func protectedCallBases(L *lua.LState, nargs, nret int, handler *lua.LFunction, bases *[]int) error {
 	fn := translator
 	if handler != nil {
 		fn = handler
 		L.Insert(translateOnRaise, L.GetTop()-nargs)
 		nargs++
 	}
-	bases := protectedBases(L)
 	if bases != nil {
 		*bases = append(*bases, vm.Top(L)-nargs)
 	}
@@ -125,6 +130,18 @@ func CallProtected(L *lua.LState, fn lua.LValue, nret int, args ...lua.LValue) e
 		L.Push(a)
 	}
 	return protectedCall(L, len(args), nret, nil)
+}
+
+// Call is CallProtected on the state's main thread, for a host calling
+// into Lua once per event: it finds the state's protected calls without
+// looking the State up in the registry.
+func (st *State) Call(fn lua.LValue, nret int, args ...lua.LValue) error {
+	L := st.L
+	L.Push(fn)
+	for _, a := range args {
+		L.Push(a)
+	}
+	return protectedCallBases(L, len(args), nret, nil, &st.protected)
 }
 
 // errorValue is the value a failed protected call raised.

@@ -180,3 +180,16 @@ func syntaxMessage(name string, err error) string {
 func funcTable(L *lua.LState, fns map[string]lua.LGFunction) *lua.LTable {
 	return L.SetFuncs(L.CreateTable(0, len(fns)), fns)
 }
+
+// InternNames makes the names a script looks up on every call share
+// their memory with the compiler's constants (compile.InternKeys): the
+// keys of the globals and of the tables they hold two levels down
+// (sysbench.opt's options, sysbench.rand's functions), and of the
+// registry's tables two levels down (a userdata type's methods). A host
+// calls it once the script has set its globals up.
+func InternNames(L *lua.LState) {
+	compile.InternKeys(L.G.Global, 2)
+	if reg, ok := L.Get(lua.RegistryIndex).(*lua.LTable); ok {
+		compile.InternKeys(reg, 2)
+	}
+}

@@ -9,9 +9,10 @@
 # (default 1), BENCH_WORKLOADS and BENCH_SERVER_THREADS (the servers
 # section's runs: point_select, read_only and read_write at BENCH_THREADS
 # by default), BENCH_ONLY
-# (a list of sections to run: servers dry rss prepare rate results
+# (a list of sections to run: servers dry scripts rss prepare rate results
 # statements server metrics lua luainsn wire gc many; all by default),
-# BENCH_MANY (the thread counts of section many, default "512 1000").
+# BENCH_MANY (the thread counts of section many, default "512 1000"),
+# BENCH_SCRIPTS (section scripts: the reference's Lua scripts it runs).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ export SBTEST_PGSQL_PORT=${SBTEST_BENCH_PGSQL_PORT:-35432}
 # The servers only for the sections that use them (dry, lua and luainsn
 # need none); section many connects 1000 clients to each server.
 export SBTEST_MAX_CONNECTIONS=${SBTEST_MAX_CONNECTIONS:-1100}
-for s in servers rss prepare rate results statements server metrics wire gc many; do
+for s in servers scripts rss prepare rate results statements server metrics wire gc many; do
 	if section $s; then
 		bash scripts/testdb.sh start "$dir"
 		. "$dir/env"
@@ -210,6 +211,66 @@ for wl in ${BENCH_DRY:-oltp_point_select oltp_read_write /usr/share/sysbench/olt
 		printf "%-44s %12s %12s %7s %11s\n" "$label, $th thread(s)" "$om" "$rm" "$ratio" "$pmin-$pmax"
 		json="$json{\"db\":\"none\",\"workload\":\"dry_run_${key}_${th}t\",\"script\":\"$wl\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 	done
+done
+fi
+
+# --- the reference's own scripts, unchanged, on both servers and dry -----
+# A user's Lua workload takes the Lua path (the bundled ones run as Go
+# plans): the reference's oltp_point_select.lua and oltp_read_write.lua
+# from /usr/share/sysbench (BENCH_SCRIPTS), run by both tools with the same
+# options, alternated. Per script and server: TPS, and the client's
+# user+sys CPU per transaction (microseconds); then the dry run's events/s
+# at 1 thread. Ratios are ours/sysbench, medians of the pairs.
+measure_tx() { # TOOL DB SCRIPT -> "tps cpu_us_per_transaction"
+	local tool=$1 db=$2 wl=$3 opts extra="" out
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	if [ "$tool" != "$ref" ] && [ "$db" = pgsql ]; then extra="--pgsql-sslmode=disable"; fi
+	out=$(mktemp)
+	/usr/bin/time -f "%U %S" -o "$out.time" "$tool" "$wl" $opts $extra --tables="$ntables" --table-size="$size" \
+		--threads="$threads" --time="$secs" run >"$out" 2>&1 || true
+	local t n
+	t=$(tps "$out")
+	n=$(awk '$1 == "transactions:" && !n++ {print $2}' "$out")
+	awk -v t="${t:-nan}" -v n="${n:-0}" '{ if (n > 0) printf "%s %.1f\n", t, ($1+$2)*1e6/n; else print "nan nan" }' "$out.time"
+	rm -f "$out" "$out.time"
+}
+if section scripts; then
+scripts=()
+for wl in ${BENCH_SCRIPTS:-/usr/share/sysbench/oltp_point_select.lua /usr/share/sysbench/oltp_read_write.lua}; do
+	[ -f "$wl" ] && scripts+=("$wl")
+done
+echo
+echo "reference's scripts unchanged (Lua path), $threads threads; cpu = client user+sys us per transaction"
+printf "%-8s %-24s %10s %10s %6s %11s %8s %8s %6s\n" db script tps_ours tps_ref ratio pairs cpu_ours cpu_ref ratio
+for db in mysql pgsql; do
+	if [ "$db" = mysql ]; then opts=$mysql_opts; else opts=$pgsql_opts; fi
+	"$bin" oltp_read_write $opts --tables="$ntables" --table-size="$size" cleanup >/dev/null 2>&1 || true
+	"$bin" oltp_read_write $opts --tables="$ntables" --table-size="$size" --threads="$ntables" prepare >/dev/null
+	for wl in "${scripts[@]}"; do
+		run_pairs measure_tx $db "$wl"
+		ot=$(fmed 1 "${ours[@]}") oc=$(fmed 2 "${ours[@]}")
+		rt=nan rc=nan ratio=nan cratio=nan
+		if [ -n "$ref" ]; then
+			rt=$(fmed 1 "${refs[@]}") rc=$(fmed 2 "${refs[@]}")
+			ratio=$(awk -v a="$ot" -v b="$rt" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
+			cratio=$(awk -v a="$oc" -v b="$rc" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
+		fi
+		read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+		printf "%-8s %-24s %10s %10s %6s %11s %8s %8s %6s\n" $db "$(basename "$wl")" "$ot" "$rt" "$ratio" "$pmin-$pmax" "$oc" "$rc" "$cratio"
+		json="$json{\"db\":\"$db\",\"workload\":\"script_$(basename "$wl" .lua)\",\"script\":\"$wl\",\"threads\":$threads,\"tps_ours\":$ot,\"tps_ref\":$rt,\"tps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax,\"cpu_us_per_tx_ours\":$oc,\"cpu_us_per_tx_ref\":$rc,\"cpu_ratio\":$cratio},"
+	done
+	"$bin" oltp_read_write $opts --tables="$ntables" cleanup >/dev/null 2>&1 || true
+done
+for wl in "${scripts[@]}"; do
+	run_pairs dry "$wl" 1
+	om=$(fmed 1 "${ours[@]}") rm=nan ratio=nan
+	if [ -n "$ref" ]; then
+		rm=$(fmed 1 "${refs[@]}")
+		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "nan"}')
+	fi
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+	printf "%-8s %-24s %10s %10s %6s %11s   (dry run, 1 thread, events/s)\n" none "$(basename "$wl")" "$om" "$rm" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"none\",\"workload\":\"script_dry_$(basename "$wl" .lua)_1t\",\"script\":\"$wl\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 done
 fi
 

@@ -23,6 +23,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
+
+	"github.com/sysbench-go/sysbench-go/luajit/parse"
 )
 
 // Error is a chunk LuaJIT would refuse to compile for one of its limits
@@ -36,14 +38,19 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.Chunk, e.Line, e.Message) }
 
 type compiler struct {
-	name string
+	name     string
+	noInline bool // the chunk names setfenv or debug (inline.go)
+	// inlinable holds the local function statements whose calls compile
+	// to their body's call, found by block before it compiles them.
+	inlinable map[*parse.LocalFunctionStmt]*ast.FuncCallExpr
 }
 
 // Compile compiles a chunk parsed by parse.Parse. source is the chunk
 // name as Lua has it ("@file", "=stdin", or the source text itself),
 // which becomes the protos' SourceName; messages show its ShortSource.
 func Compile(chunk []ast.Stmt, source string) (p *lua.FunctionProto, err error) {
-	c := &compiler{name: source}
+	c := &compiler{name: source, noInline: mentions(chunk, "setfenv", "debug"),
+		inlinable: map[*parse.LocalFunctionStmt]*ast.FuncCallExpr{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)

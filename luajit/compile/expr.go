@@ -586,6 +586,9 @@ func (fs *funcState) concatenation(x *ast.StringConcatOpExpr, e *exp) {
 
 // call compiles a function or method call, leaving it open (eCall).
 func (fs *funcState) call(x *ast.FuncCallExpr, e *exp) {
+	if fs.inlineCall(x, e) {
+		return
+	}
 	if x.Receiver != nil {
 		fs.expr(x.Receiver, e)
 		fs.line = x.Line()

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
 )
 
 // Registers follow Lua 5.1's discipline, which is what makes multiple
@@ -38,6 +39,9 @@ type localVar struct {
 	name     string
 	debug    int  // index in the proto's DbgLocals
 	captured bool // some closure holds it as an upvalue
+	// inline is the body's call of a local function whose calls compile
+	// to it (inline.go); nil for other locals.
+	inline *ast.FuncCallExpr
 }
 
 type upvalDesc struct {
@@ -84,6 +88,9 @@ type funcState struct {
 	gotos   []pendingGoto // not yet resolved
 	gotoSeq int           // the next goto's number
 	calls   []lua.DbgCall
+	// inlined marks the calls that are an inlined function's body (their
+	// line is the body's, also as a tail call).
+	inlined map[int]bool
 }
 
 type constKey struct {
@@ -145,7 +152,7 @@ func (fs *funcState) addConst(key constKey, v lua.LValue) int {
 }
 
 func (fs *funcState) stringK(s string) int {
-	return fs.addConst(constKey{kind: 's', s: s}, lua.LString(s))
+	return fs.addConst(constKey{kind: 's', s: s}, lua.LString(Intern(s)))
 }
 
 func (fs *funcState) numberK(n float64) int {

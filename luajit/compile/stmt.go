@@ -33,6 +33,13 @@ type pendingGoto struct {
 // scope of its locals (the condition still sees them).
 func (fs *funcState) block(stmts []ast.Stmt, repeat bool) {
 	for i, s := range stmts {
+		if x, ok := s.(*parse.LocalFunctionStmt); ok {
+			if call := fs.c.inlineBody(x, stmts[i+1:]); call != nil {
+				fs.c.inlinable[x] = call
+			}
+		}
+	}
+	for i, s := range stmts {
 		fs.stmt(s, trailing(stmts[i+1:]) && !repeat)
 		fs.freereg = fs.nactvar
 	}
@@ -149,6 +156,7 @@ func (fs *funcState) localStat(x *ast.LocalAssignStmt) {
 
 func (fs *funcState) localFunction(x *parse.LocalFunctionStmt) {
 	v := fs.newLocal(x.Name)
+	v.inline = fs.c.inlinable[x]
 	var target exp
 	target.init(eLocal, fs.freereg)
 	fs.reserveRegs(1)
@@ -408,7 +416,9 @@ func (fs *funcState) retStat(x *ast.ReturnStmt) {
 			if e.k == eCall && n == 1 {
 				// LuaJIT emits a tail call anew at the end of the return.
 				setOp(&fs.code[e.info], lua.OP_TAILCALL)
-				fs.lines[e.info] = endLine(x)
+				if !fs.inlined[e.info] {
+					fs.lines[e.info] = endLine(x)
+				}
 			}
 			first, n = fs.nactvar, multRet
 		case n == 1:
