@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -449,11 +450,7 @@ func (c *conn) fail(ctx context.Context, err error, query, op string) error {
 	}
 	if !c.d.ignorable(e.Code) {
 		e.Kind = drivers.Fatal
-		if e.Query != "" {
-			c.d.log.Fatalf("%s returned error %d (%s) for query '%s'", op, e.Code, e.Msg, e.Query)
-		} else {
-			c.d.log.Fatalf("%s returned error %d (%s)", op, e.Code, e.Msg)
-		}
+		c.logFatal(op, strconv.Itoa(e.Code), e)
 		return e
 	}
 	c.d.debugf("Ignoring error %d %s, ", e.Code, e.Msg)
@@ -468,6 +465,16 @@ func (c *conn) fail(ctx context.Context, err error, query, op string) error {
 	return e
 }
 
+// logFatal prints the FATAL line of an error that ends the run, as the
+// reference words it: the operation, the error's code and the query.
+func (c *conn) logFatal(op, code string, e *drivers.Error) {
+	if e.Query != "" {
+		c.d.log.Fatalf("%s returned error %s (%s) for query '%s'", op, code, e.Msg, e.Query)
+	} else {
+		c.d.log.Fatalf("%s returned error %s (%s)", op, code, e.Msg)
+	}
+}
+
 // timedOut gives up the connection of a call that --query-timeout
 // ended (abort closed its socket). When the timeout is ignored the event
 // restarts and its next call connects again, for the timeout at most
@@ -479,11 +486,7 @@ func (c *conn) timedOut(query, op string) error {
 	e := drivers.TimeoutError(c.qt.Timeout(), op, strings.Clone(query))
 	if !c.d.ignorableTimeout() {
 		e.Kind = drivers.Fatal
-		if e.Query != "" {
-			c.d.log.Fatalf("%s returned error %s (%s) for query '%s'", op, e.State, e.Msg, e.Query)
-		} else {
-			c.d.log.Fatalf("%s returned error %s (%s)", op, e.State, e.Msg)
-		}
+		c.logFatal(op, e.State, e)
 		return e
 	}
 	c.d.debugf("Ignoring error %s %s, ", e.State, e.Msg)
