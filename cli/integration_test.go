@@ -56,8 +56,9 @@ func TestReferenceBundledScripts(t *testing.T) {
 // TestBadConnections: wrong password, unreachable port, missing database,
 // missing tables — each a clear FATAL and exit 1, never a Go panic.
 func TestBadConnections(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
-		conn := testenv.RequireServer(t, db).Args()
+		conn := testenv.OwnDatabase(t, db).Args() // "tables": none there
 		p := "--" + db + "-"
 		with := func(override string) []string {
 			out := []string{}
@@ -81,10 +82,8 @@ func TestBadConnections(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(db+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
 				args := append([]string{"oltp_point_select", "--time=1"}, c.args...)
-				if c.name == "tables" {
-					runCLI(t, append(args, "cleanup")...)
-				}
 				out, code := runCLI(t, append(args, "run")...)
 				if code != 1 {
 					t.Fatalf("exit %d, want 1\n%s", code, out)
@@ -102,14 +101,16 @@ func TestBadConnections(t *testing.T) {
 
 // TestSQLAPI exercises the sysbench.sql API from Lua on every database.
 func TestSQLAPI(t *testing.T) {
+	t.Parallel()
 	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "api.db")}}
 	for _, db := range []string{"mysql", "pgsql"} {
 		if s, ok := testenv.OptionalServer(t, db); ok {
-			dbs[db] = s.Args()
+			dbs[db] = s.OwnDatabase(t).Args()
 		}
 	}
 	for db, conn := range dbs {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
 			out, code := runCLI(t, append(args, "run")...)
 			if code != 0 {
@@ -197,6 +198,7 @@ func TestSQLAPI(t *testing.T) {
 // scripts do from the same --rand-seed: the same tables picked, the same
 // ids, the same random strings, in the same order. SQLite, so no server.
 func TestBundledOLTPWritesAsReference(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/share/sysbench/oltp_common.lua"); err != nil {
 		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to compare with")
 	}

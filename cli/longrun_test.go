@@ -122,6 +122,7 @@ func TestLongRunConstantMemory(t *testing.T) {
 // run prints its whole report, then one FATAL line, and exits 1; nothing
 // is left where the file was to be. (Needs root, for a tmpfs of 8 KiB.)
 func TestResultsOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "full")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -168,6 +168,7 @@ var intervalRE = regexp.MustCompile(`^\[ (\d+)s \] thds: \d+ tps: ([\d.]+) .* la
 // recovers after the partition and prints its final report. (Needs root
 // and ip(8), for the network namespace.)
 func TestNetworkFaults(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() != 0 {
 		testenv.Unavailable(t, "a network namespace needs root")
 		return

@@ -72,6 +72,7 @@ func TestWarmupIntervalsCountFromItsEnd(t *testing.T) {
 // built-in line does: the first in the reference's place, the others
 // appended.
 func TestWarmupScriptHookAndReportDefault(t *testing.T) {
+	t.Parallel()
 	out, code := runCLI(t, "testdata/scripts/report_hooks.lua", "--format=default", "--percentile=99.9,50",
 		"--warmup-time=1", "--time=2", "--report-interval=1", "run")
 	if code != 0 {
@@ -92,8 +93,9 @@ func TestWarmupScriptHookAndReportDefault(t *testing.T) {
 // workers start): the measured window begins after the slow part, and its
 // intervals all run at the fast rate.
 func TestWarmupAuto(t *testing.T) {
-	// Not in parallel: slow_start.lua's rates are its sleeps', which a
-	// machine busy with other tests stretches out of shape.
+	// slow_start.lua's rates follow the wall clock, not its sleeps: the
+	// other tests running beside do not change them.
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
 	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
 		"--report-interval=1", "--results="+res, "run")
@@ -112,8 +114,8 @@ func TestWarmupAuto(t *testing.T) {
 	if !strings.Contains(out, "Warm-up ended at ") || !strings.Contains(out, " s: throughput steady\n") {
 		t.Errorf("no 'Warm-up ended at N s: throughput steady' line:\n%s", out)
 	}
-	// Slow events sleep 20 ms, fast ones 2 ms: a measured interval with
-	// any of the slow part would run at well under half the fast rate.
+	// The slow part runs a tenth of the fast rate: a measured interval
+	// with any of it would run at well under the fast rate.
 	var slow, fast []float64
 	for _, iv := range r.Intervals {
 		if iv.Warmup && iv.Time <= 2 {
@@ -148,6 +150,7 @@ func TestWarmupAuto(t *testing.T) {
 
 // Bad --warmup-time values: one FATAL line, exit 1.
 func TestWarmupTimeInvalid(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"auto:", "auto:0", "auto:x", "soon", "-1"} {
 		out, code := runCLI(t, "cpu", "--time=1", "--warmup-time="+v, "run")
 		if code != 1 || len(fatalLines(out)) != 1 || !strings.Contains(out, "--warmup-time") && !strings.Contains(out, "warmup") {
@@ -163,11 +166,12 @@ func TestWarmupTimeInvalid(t *testing.T) {
 }
 
 // A stretch of slow events 4 s to 7 s after thread_init (by the script's
-// clock: it begins up to 1 s early) is the run's longest dip below half
-// the median.
+// clock, whose seconds the run's follow) is the run's longest dip below
+// half the median.
 func TestVariationDip(t *testing.T) {
-	// Not in parallel: slow_start.lua's rates are its sleeps', which a
-	// machine busy with other tests stretches out of shape.
+	// slow_start.lua's rates follow the wall clock, not its sleeps: the
+	// other tests running beside do not change them.
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
 	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
 		"--report-interval=1", "--results="+res, "run")
@@ -194,15 +198,17 @@ func TestVariationDip(t *testing.T) {
 
 // A run slow for its first 10 s (by the script's clock) and steady after
 // it: the steady state begins there, within one MSER-5 batch (5 s), said
-// after the final report and in the results file.
+// after the final report and in the results file. The run is as short as
+// the verdict allows: 12 batches of 5 one-second intervals.
 func TestSteadyStateReported(t *testing.T) {
-	// Not in parallel: slow_start.lua's rates are its sleeps', which a
-	// machine busy with other tests stretches out of shape.
+	// slow_start.lua's rates follow the wall clock, not its sleeps: the
+	// other tests running beside do not change them.
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("a 65 s run")
+		t.Skip("a 61 s run")
 	}
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=65", "--report-interval=1",
+	out, code := runCLI(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=61", "--report-interval=1",
 		"--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -232,6 +238,7 @@ func TestSteadyStateReported(t *testing.T) {
 // and variation after its final report, as the run did, computed from the
 // run's intervals (stats) and kept in the file.
 func TestReportPrintsSteadiness(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
 	if out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--time=1", "--results="+path, "run"); code != 0 {
