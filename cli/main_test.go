@@ -19,6 +19,19 @@ import (
 	"github.com/sysbench-go/sysbench-go/logging"
 )
 
+// TestMain: the tests' in-process runs share the test binary's garbage
+// collector, whose setting a run lowers for its length and puts back
+// after (engine's GC policy); runs of parallel tests that overlap would
+// put back each other's, and could leave the binary with a run's memory
+// limit. With GOGC set, as a user may set it, runs leave the collector
+// alone.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		os.Setenv("GOGC", "100")
+	}
+	os.Exit(m.Run())
+}
+
 // runCLI runs the whole program in-process and returns stdout+stderr and
 // the exit code, as the recorded reference outputs show them.
 func runCLI(t *testing.T, args ...string) (string, int) {
