@@ -37,7 +37,7 @@ func TestReferenceBundledScripts(t *testing.T) {
 					if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
 						t.Fatalf("prepare: exit %d\n%s", code, out)
 					}
-					out, code := runCLI(t, append(common, "--time=1", "run")...)
+					out, code := runCLI(t, append(common, "--events=20", "--time=0", "run")...)
 					if code != 0 {
 						t.Fatalf("run: exit %d\n%s", code, out)
 					}
