@@ -111,7 +111,7 @@ func TestSQLAPI(t *testing.T) {
 	for db, conn := range dbs {
 		t.Run(db, func(t *testing.T) {
 			t.Parallel()
-			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
+			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--time=0", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
 			out, code := runCLI(t, append(args, "run")...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, out)
@@ -128,7 +128,7 @@ func TestSQLAPI(t *testing.T) {
 			}
 
 			// The 0.5-era db_* API.
-			out, code = runCLI(t, append([]string{"testdata/scripts/legacy_db.lua", "--events=50", "--threads=2", "run"}, conn...)...)
+			out, code = runCLI(t, append([]string{"testdata/scripts/legacy_db.lua", "--events=50", "--time=0", "--threads=2", "run"}, conn...)...)
 			if code != 0 || !strings.Contains(out, "legacy db ok 0") || !strings.Contains(out, "legacy db ok 1") {
 				t.Errorf("legacy db API: exit %d\n%s", code, out)
 			}
@@ -198,7 +198,7 @@ func TestSQLAPI(t *testing.T) {
 // scripts do from the same --rand-seed: the same tables picked, the same
 // ids, the same random strings, in the same order. SQLite, so no server.
 func TestBundledOLTPWritesAsReference(t *testing.T) {
-	t.Parallel()
+	// Not in parallel, as TestOLTPPlanSameAsLua: seeded runs compared.
 	if _, err := os.Stat("/usr/share/sysbench/oltp_common.lua"); err != nil {
 		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to compare with")
 	}
@@ -219,7 +219,7 @@ func TestBundledOLTPWritesAsReference(t *testing.T) {
 			if err := os.WriteFile(ref, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			run := append([]string{"--rand-seed=5", "--events=150", "--threads=1", "run"}, common...)
+			run := append([]string{"--rand-seed=5", "--events=150", "--time=0", "--threads=1", "run"}, common...)
 			for _, c := range [][2]string{{name, ours}, {"/usr/share/sysbench/" + name + ".lua", ref}} {
 				if out, code := runCLI(t, append([]string{c[0], "--sqlite-db=" + c[1]}, run...)...); code != 0 {
 					t.Fatalf("%s run: exit %d\n%s", c[0], code, out)

@@ -19,19 +19,6 @@ import (
 	"github.com/sysbench-go/sysbench-go/logging"
 )
 
-// TestMain: the tests' in-process runs share the test binary's garbage
-// collector, whose setting a run lowers for its length and puts back
-// after (engine's GC policy); runs of parallel tests that overlap would
-// put back each other's, and could leave the binary with a run's memory
-// limit. With GOGC set, as a user may set it, runs leave the collector
-// alone.
-func TestMain(m *testing.M) {
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		os.Setenv("GOGC", "100")
-	}
-	os.Exit(m.Run())
-}
-
 // runCLI runs the whole program in-process and returns stdout+stderr and
 // the exit code, as the recorded reference outputs show them.
 func runCLI(t *testing.T, args ...string) (string, int) {
@@ -284,7 +271,7 @@ func TestBadOptionValues(t *testing.T) {
 
 func TestLuaAPI(t *testing.T) {
 	t.Parallel()
-	out, code := runCLI(t, "testdata/scripts/api.lua", "--threads=2", "--events=50", "--size=2K", "run")
+	out, code := runCLI(t, "testdata/scripts/api.lua", "--threads=2", "--events=50", "--time=0", "--size=2K", "run")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -307,18 +294,18 @@ func TestLuaAPI(t *testing.T) {
 
 func TestRestartEventAndOwnLoop(t *testing.T) {
 	t.Parallel()
-	out, code := runCLI(t, "testdata/scripts/restart.lua", "--events=100", "run")
+	out, code := runCLI(t, "testdata/scripts/restart.lua", "--events=100", "--time=0", "run")
 	if code != 0 || !strings.Contains(out, "restarts=") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	if !strings.Contains(out, "total number of events:              100") {
 		t.Errorf("restarted events must count once:\n%s", out)
 	}
-	out, code = runCLI(t, "testdata/scripts/hook_restart.lua", "--events=10", "run")
+	out, code = runCLI(t, "testdata/scripts/hook_restart.lua", "--events=10", "--time=0", "run")
 	if code != 0 || !strings.Contains(out, "hook calls 30 events tries 20") {
 		t.Errorf("a restart raised inside before_restart_event: exit %d\n%s", code, out)
 	}
-	out, code = runCLI(t, "testdata/scripts/own_loop.lua", "--events=77", "--threads=2", "run")
+	out, code = runCLI(t, "testdata/scripts/own_loop.lua", "--events=77", "--time=0", "--threads=2", "run")
 	if code != 0 || !strings.Contains(out, "total number of events:              77") {
 		t.Errorf("thread_run loop: exit %d:\n%s", code, out)
 	}
@@ -330,7 +317,7 @@ func TestRestartEventAndOwnLoop(t *testing.T) {
 
 func TestPercentileList(t *testing.T) {
 	t.Parallel()
-	out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--events=2000", "--percentile=50,95,99.9", "run")
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=100", "--events=2000", "--time=0", "--percentile=50,95,99.9", "run")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -528,7 +515,7 @@ func TestRandSeedReproducesRun(t *testing.T) {
 // replaces one gets its replacement called on every event.
 func TestOLTPHelperOverride(t *testing.T) {
 	t.Parallel()
-	out, code := runCLI(t, "testdata/scripts/oltp_override.lua", "--mysql-dry-run", "--events=7", "--threads=1", "run")
+	out, code := runCLI(t, "testdata/scripts/oltp_override.lua", "--mysql-dry-run", "--events=7", "--time=0", "--threads=1", "run")
 	if code != 0 || !strings.Contains(out, "replaced helper calls: 7\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
@@ -717,7 +704,10 @@ sysbench.cmdline.commands = { prepare = {cmd_prepare, sysbench.cmdline.PARALLEL_
 // issue: the same seeded run through each path leaves the same rows in a
 // SQLite database. (The Lua path is taken by wrapping one helper.)
 func TestOLTPPlanSameAsLua(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: the two seeded runs have been seen to leave
+	// different rows when the collector's setting differs (GOGC=100 in the
+	// environment, a busy machine), and parallel in-process runs change
+	// the test binary's setting for each other.
 	compiled := false
 	for _, f := range compiledDrivers() {
 		compiled = compiled || f.Name == "sqlite"
@@ -731,7 +721,6 @@ func TestOLTPPlanSameAsLua(t *testing.T) {
 		{"oltp_update_non_index", "execute_non_index_updates"},
 	} {
 		t.Run(tc.workload, func(t *testing.T) {
-			t.Parallel()
 			dir := t.TempDir()
 			wrapped := filepath.Join(dir, "wrapped.lua")
 			src := fmt.Sprintf("require(%q)\nlocal own = %s\nfunction %s(...) return own(...) end\n", tc.workload, tc.helper, tc.helper)
@@ -744,7 +733,7 @@ func TestOLTPPlanSameAsLua(t *testing.T) {
 				if out, code := runCLI(t, append([]string{tc.workload}, append(common, "prepare")...)...); code != 0 {
 					t.Fatalf("prepare: exit %d\n%s", code, out)
 				}
-				args := append([]string{script}, append(common, "--threads=1", "--events=300", "run")...)
+				args := append([]string{script}, append(common, "--threads=1", "--events=300", "--time=0", "run")...)
 				out, code := runCLI(t, args...)
 				if code != 0 {
 					t.Fatalf("run %s: exit %d\n%s", script, code, out)

@@ -141,7 +141,7 @@ func TestWarmupAuto(t *testing.T) {
 	}
 	r = readResults(t, res2)
 	if w := r.Warmup; w == nil || w.Steady || w.EndedSeconds < 2 || w.EndedSeconds > 2.5 {
-		t.Errorf("warmup %+v, want ended at the 2 s maximum, not steady", w)
+		t.Errorf("warmup %+v (ended at %.3f s), want ended at the 2 s maximum, not steady", w, w.EndedSeconds)
 	}
 	if !strings.Contains(out, "Warm-up ended at the 2 s maximum: not steady (too short to tell") {
 		t.Errorf("no line saying the warm-up ended at its maximum:\n%s", out)

@@ -1,15 +1,16 @@
 -- Throughput that is low by construction for known stretches, paced by the
--- wall clock (os.time(), whole seconds since thread_init, which waits for
--- the start of a second) rather than by a
--- count of sleeps, so that a machine busy with other work does not change
--- it: in every second each thread completes --pace events, spread over the
--- first half of the second, then waits for the next second. In the slow
--- seconds (the first --slow, and --dip-for from --dip-at) it completes a
--- tenth of that. Any one-second window then holds one second's worth,
--- however it lies across the clock's seconds, as long as the thread gets
--- the CPU for a few milliseconds in each second.
+-- wall clock (os.time(), whole seconds) rather than by the length of
+-- sleeps, so that a machine busy with other work does not change it: each
+-- thread completes --pace events in every second of the clock, spread over
+-- it, and a tenth of that in the slow seconds (the first --slow after
+-- thread_init, and --dip-for from --dip-at). A thread that its sleeps made
+-- late completes the rest of a second's events as the next begins.
+--
+-- thread_init returns half a second into a second of the clock, so the
+-- run's report intervals end half-way through the clock's seconds, away
+-- from the catching up: each interval holds a second's events.
 sysbench.cmdline.options = {
-  pace = {"events a second of each thread, outside the slow stretches", 50},
+  pace = {"events a second of each thread, outside the slow stretches", 200},
   slow = {"seconds after thread_init that events are slow", 0},
   ["dip-at"] = {"seconds after thread_init at which a slow stretch begins", 0},
   ["dip-for"] = {"seconds the slow stretch lasts (0: none)", 0},
@@ -26,13 +27,6 @@ local function untilNextSecond(now)
   return os.time()
 end
 
-function thread_init()
-  -- From the start of a second: the run's seconds are the clock's, and
-  -- the first has its whole quota.
-  t0 = untilNextSecond(os.time())
-  second, done = t0, 0
-end
-
 -- quota is how many events a thread completes in second e after thread_init.
 local function quota(e)
   local o = sysbench.opt
@@ -42,17 +36,29 @@ local function quota(e)
   return o.pace
 end
 
+function thread_init()
+  t0 = untilNextSecond(os.time())
+  ffi.C.usleep(500000)
+  -- Half of the first second is gone: so are half its events.
+  second, done = t0, math.floor(quota(0) / 2)
+end
+
 function event()
   local now = os.time()
   if now ~= second then
+    if now == second + 1 and done < quota(second - t0) then
+      -- Late: the rest of the last second's events, at once.
+      done = done + 1
+      return
+    end
     second, done = now, 0
   end
   local q = quota(second - t0)
   if done >= q then
-    -- This second's events are done: this one is the next second's.
     second, done = untilNextSecond(second), 0
     q = quota(second - t0)
   end
   done = done + 1
-  ffi.C.usleep(math.floor(500000 / q))
+  -- A tenth of the second to spare for the sleeps' overshoot.
+  ffi.C.usleep(math.floor(900000 / q))
 end
