@@ -16,9 +16,11 @@ import (
 // stores from the same script when it is installed. (The bulk fast paths
 // once turned this load into a COPY that PostgreSQL refused.)
 func TestBulkInsertWidths(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"pgsql", "mysql"} {
 		t.Run(db, func(t *testing.T) {
-			s := testenv.RequireServer(t, db)
+			t.Parallel()
+			s := testenv.OwnDatabase(t, db)
 			args := append([]string{"testdata/scripts/bulk_widths.lua"}, append(s.Args(), "prepare")...)
 			var ref map[string]string
 			if bin, err := exec.LookPath("sysbench"); err == nil {

@@ -395,6 +395,7 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 // A target that goes away in the middle of the matrix fails its cells,
 // each tried twice with its FATAL line kept, and the rest completes.
 func TestCompareTargetGoesAway(t *testing.T) {
+	t.Parallel()
 	my := testenv.RequireServer(t, "mysql")
 	if my.Host == "" || my.Port == "" {
 		t.Skip("needs the MariaDB test server on TCP")
@@ -499,6 +500,7 @@ func (p *proxy) close() {
 // A matrix whose target is unreachable is refused before anything runs,
 // with the file and line of the target.
 func TestCompareRefusesUnreachableTarget(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -529,6 +531,7 @@ func TestCompareRefusesUnreachableTarget(t *testing.T) {
 // the same one. Two targets rotated over two rounds run a, b, b, a: two
 // switches, so two cool-downs, in the plan and in the run.
 func TestCompareCooldownOnlyBetweenTargets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	matrix := filepath.Join(dir, "m.toml")
 	doc := fmt.Sprintf(`rounds = 2
@@ -602,8 +605,10 @@ func (f *faultDB) rowCount(t *testing.T, table string) int {
 // the same directory may drop what the comparison created, another
 // comparison (a new directory) may not.
 func TestCompareRefusesToDropTables(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"mysql", "pgsql"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			db := newFaultDB(t, kind)
 			bin := testenv.Binary(t)
 			prep := append([]string{"oltp_read_write", "--tables=2", "--table-size=5000"}, db.args...)
@@ -716,6 +721,7 @@ func pageText(t *testing.T, path, selector string) string {
 // workload on tables its data set does not create, prepare = "none" on
 // tables that are not there.
 func TestCompareFailedCellCause(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script, err := filepath.Abs("testdata/scripts/compare_missing_table.lua")
 	if err != nil {
@@ -930,6 +936,7 @@ func TestCompareConfidence(t *testing.T) {
 // --dir (its reports, its manifest, a file under results/ or logs/, by any
 // name) is refused in one line and left as it was.
 func TestCompareRefusesMatrixInDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cmp")
 	for _, sub := range []string{"results", "logs"} {

@@ -66,6 +66,7 @@ var completionCases = []struct{ line, want string }{
 // TestBashCompletion sources the completion script that the program
 // prints, as bash-completion would, and asks it to complete each case.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bin := installedAs(t, "sysbench-go", "sysbench")
 	files := t.TempDir()
 	if err := os.WriteFile(filepath.Join(files, "script.lua"), []byte("sysbench.cmdline.options = {my_option = {'mine', 1}}\n"), 0o644); err != nil {
@@ -113,6 +114,7 @@ func TestBashCompletion(t *testing.T) {
 // TestZshCompletion runs the zsh completion function with the completion
 // system's builtins stood in for, and checks what it offers.
 func TestZshCompletion(t *testing.T) {
+	t.Parallel()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
 		t.Skip("no zsh (apt-get install zsh)")
@@ -197,6 +199,7 @@ func testdataPath(t *testing.T, parts ...string) string {
 // none of it may happen, and the options the chunk declares after those
 // calls are still read.
 func TestCompletionRunsNothing(t *testing.T) {
+	t.Parallel()
 	script := testdataPath(t, "testdata", "complete", "side_effects.lua")
 	t.Run("complete", func(t *testing.T) {
 		noSideEffects(t, func(env []string, db ...string) {
@@ -274,6 +277,7 @@ func noSideEffects(t *testing.T, do func(env []string, db ...string)) {
 // oltp_common.lua by require), and scripts whose main chunk fails or
 // never ends, which get the general options.
 func TestCompletionDeclarations(t *testing.T) {
+	t.Parallel()
 	shapes := testdataPath(t, "testdata", "complete", "shapes.lua")
 	lua := testdataPath(t, "..", "lua") // the bundled scripts as files
 	for _, tc := range []struct {

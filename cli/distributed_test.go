@@ -23,8 +23,10 @@ import (
 // their counters, its percentiles are those of all their latencies
 // together, and the windows line up.
 func TestDistributedInstances(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			common := preparedOLTP(t, db, dir)
 			common[0] = filepath.Join("testdata", "scripts", "rw_tids.lua")

@@ -16,9 +16,7 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -59,20 +57,13 @@ func newFaultDB(t *testing.T, kind string) *faultDB {
 	return newFaultDBOn(t, testenv.RequireServer(t, kind))
 }
 
-// newFaultDBOn creates a database named sbtest_fault_<random> (the test
-// servers grant sbtest all rights on sbtest_%) on the server srv, and
-// drops it when the test ends.
+// newFaultDBOn creates a database of the test's own on the server srv
+// (testenv's OwnDatabase, dropped when the test ends) and opens the side
+// connection beside it.
 func newFaultDBOn(t *testing.T, srv testenv.Server) *faultDB {
 	t.Helper()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	f := &faultDB{srv: srv, name: "sbtest_fault_" + hex.EncodeToString(b[:])}
-	own := srv
-	own.DB = f.name
-	f.args = own.Args()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	own := srv.OwnDatabase(t)
+	f := &faultDB{srv: srv, name: own.DB, args: own.Args()}
 	switch srv.Kind {
 	case "mysql":
 		mc := srv.MySQLConfig(srv.DB)
@@ -85,25 +76,16 @@ func newFaultDBOn(t *testing.T, srv testenv.Server) *faultDB {
 		db := sql.OpenDB(conn)
 		db.SetMaxOpenConns(1)
 		f.my = db
-		t.Cleanup(func() {
-			_, _ = db.Exec("DROP DATABASE IF EXISTS " + f.name)
-			db.Close()
-		})
+		t.Cleanup(func() { db.Close() })
 	case "pgsql":
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
 		pg, err := pgconn.Connect(ctx, srv.PgURL(srv.DB))
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.pg = pg
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_, _ = pg.Exec(ctx, "DROP DATABASE IF EXISTS "+f.name+" WITH (FORCE)").ReadAll()
-			pg.Close(ctx)
-		})
-	}
-	if _, err := f.query(ctx, "CREATE DATABASE "+f.name); err != nil {
-		t.Fatalf("create database %s: %v", f.name, err)
+		t.Cleanup(func() { pg.Close(context.Background()) })
 	}
 	return f
 }

@@ -104,6 +104,7 @@ func TestReportGate(t *testing.T) {
 // TestReportGateRefuses: bad gate input is one line and exit 1, and the
 // verdicts never overwrite an input.
 func TestReportGateRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := gateRounds(t, dir, 2, gateSet{"r", nil})["r"]
 	for _, c := range []struct {

@@ -12,6 +12,7 @@ import (
 // --instance=K/N gives each instance disjoint thread ids, its own seed and
 // its share of --rate and --events, which add up to the whole.
 func TestInstanceShares(t *testing.T) {
+	t.Parallel()
 	const n = 3
 	var events uint64
 	rate, seeds := 0.0, map[int64]bool{}
@@ -46,6 +47,7 @@ func TestInstanceShares(t *testing.T) {
 
 // Malformed --instance and --start-at values are refused with one line.
 func TestInstanceOptions(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "1/0"} {
 		v := options.NewValues()
 		v.Set("instance", bad)

@@ -37,7 +37,7 @@ func TestReferenceBundledScripts(t *testing.T) {
 					if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
 						t.Fatalf("prepare: exit %d\n%s", code, out)
 					}
-					out, code := runCLI(t, append(common, "--time=1", "run")...)
+					out, code := runCLI(t, append(common, "--events=20", "--time=0", "run")...)
 					if code != 0 {
 						t.Fatalf("run: exit %d\n%s", code, out)
 					}
@@ -56,8 +56,9 @@ func TestReferenceBundledScripts(t *testing.T) {
 // TestBadConnections: wrong password, unreachable port, missing database,
 // missing tables — each a clear FATAL and exit 1, never a Go panic.
 func TestBadConnections(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
-		conn := testenv.RequireServer(t, db).Args()
+		conn := testenv.OwnDatabase(t, db).Args() // "tables": none there
 		p := "--" + db + "-"
 		with := func(override string) []string {
 			out := []string{}
@@ -81,10 +82,8 @@ func TestBadConnections(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(db+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
 				args := append([]string{"oltp_point_select", "--time=1"}, c.args...)
-				if c.name == "tables" {
-					runCLI(t, append(args, "cleanup")...)
-				}
 				out, code := runCLI(t, append(args, "run")...)
 				if code != 1 {
 					t.Fatalf("exit %d, want 1\n%s", code, out)
@@ -102,15 +101,17 @@ func TestBadConnections(t *testing.T) {
 
 // TestSQLAPI exercises the sysbench.sql API from Lua on every database.
 func TestSQLAPI(t *testing.T) {
+	t.Parallel()
 	dbs := map[string][]string{"sqlite": {"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(t.TempDir(), "api.db")}}
 	for _, db := range []string{"mysql", "pgsql"} {
 		if s, ok := testenv.OptionalServer(t, db); ok {
-			dbs[db] = s.Args()
+			dbs[db] = s.OwnDatabase(t).Args()
 		}
 	}
 	for db, conn := range dbs {
 		t.Run(db, func(t *testing.T) {
-			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
+			t.Parallel()
+			args := append([]string{"testdata/scripts/sql_api.lua", "--events=20", "--time=0", "--threads=2", "--mysql-ignore-errors=1062"}, conn...)
 			out, code := runCLI(t, append(args, "run")...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, out)
@@ -127,7 +128,7 @@ func TestSQLAPI(t *testing.T) {
 			}
 
 			// The 0.5-era db_* API.
-			out, code = runCLI(t, append([]string{"testdata/scripts/legacy_db.lua", "--events=50", "--threads=2", "run"}, conn...)...)
+			out, code = runCLI(t, append([]string{"testdata/scripts/legacy_db.lua", "--events=50", "--time=0", "--threads=2", "run"}, conn...)...)
 			if code != 0 || !strings.Contains(out, "legacy db ok 0") || !strings.Contains(out, "legacy db ok 1") {
 				t.Errorf("legacy db API: exit %d\n%s", code, out)
 			}
@@ -197,6 +198,7 @@ func TestSQLAPI(t *testing.T) {
 // scripts do from the same --rand-seed: the same tables picked, the same
 // ids, the same random strings, in the same order. SQLite, so no server.
 func TestBundledOLTPWritesAsReference(t *testing.T) {
+	// Not in parallel, as TestOLTPPlanSameAsLua: seeded runs compared.
 	if _, err := os.Stat("/usr/share/sysbench/oltp_common.lua"); err != nil {
 		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to compare with")
 	}
@@ -217,7 +219,7 @@ func TestBundledOLTPWritesAsReference(t *testing.T) {
 			if err := os.WriteFile(ref, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			run := append([]string{"--rand-seed=5", "--events=150", "--threads=1", "run"}, common...)
+			run := append([]string{"--rand-seed=5", "--events=150", "--time=0", "--threads=1", "run"}, common...)
 			for _, c := range [][2]string{{name, ours}, {"/usr/share/sysbench/" + name + ".lua", ref}} {
 				if out, code := runCLI(t, append([]string{c[0], "--sqlite-db=" + c[1]}, run...)...); code != 0 {
 					t.Fatalf("%s run: exit %d\n%s", c[0], code, out)

@@ -31,6 +31,7 @@ var exampleArgs = []string{"deploy", "kubernetes", "--instances=3", "--image=reg
 // command prints for the README's example (-update-example rewrites
 // them; deploy's tests check them).
 func TestDeployExample(t *testing.T) {
+	t.Parallel()
 	out, code := runCLI(t, exampleArgs...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -53,6 +54,7 @@ func TestDeployExample(t *testing.T) {
 // TestDeployRefuses: a command line that would make manifests that
 // cannot run is refused with one line.
 func TestDeployRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct{ args, want string }{
 		{"deploy", "Usage:"},
@@ -94,6 +96,7 @@ func TestDeployRefuses(t *testing.T) {
 // TestDeployScript: a script of the user's goes into a ConfigMap and the
 // instances run it from there; its own options are checked.
 func TestDeployScript(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(t.TempDir(), "mine.lua")
 	src := "sysbench.cmdline.options = {rows = {\"rows\", 10}}\nfunction event() end\n"
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
@@ -298,6 +301,7 @@ var deployedRun = []string{"cpu", "--cpu-max-prime=1000", "--threads=2", "--rate
 // together, fetches their results and prints the merged report; every
 // process then ends.
 func TestKubernetesRunLocally(t *testing.T) {
+	t.Parallel()
 	c := renderCluster(t, append([]string{"--instances=3"}, append(deployedRun, "run")...)...)
 	i0 := startPod(t, "instance 0", c.instanceArgs(t, 0))
 	i1 := startPod(t, "instance 1", c.instanceArgs(t, 1))
@@ -360,6 +364,7 @@ func TestKubernetesRunLocally(t *testing.T) {
 // start Job gives up after --ready-timeout naming it, and tells the
 // waiting instances to give up too: none idles until its own timeout.
 func TestKubernetesMissingInstance(t *testing.T) {
+	t.Parallel()
 	c := renderCluster(t, append([]string{"--instances=3", "--await-start=120"}, append(deployedRun, "run")...)...)
 	i0 := startPod(t, "instance 0", c.instanceArgs(t, 0))
 	i1 := startPod(t, "instance 1", c.instanceArgs(t, 1))
@@ -389,14 +394,13 @@ func TestKubernetesMissingInstance(t *testing.T) {
 // server, the password given as the pods get it from the Secret (never on
 // the command line): two instances of oltp_point_select, merged.
 func TestKubernetesOnPostgreSQL(t *testing.T) {
-	srv := testenv.RequireServer(t, "pgsql")
+	t.Parallel()
+	srv := testenv.OwnDatabase(t, "pgsql")
 	conn := srv.Args()
 	common := append([]string{"oltp_point_select", "--tables=1", "--table-size=200"}, conn...)
-	runCLI(t, append(common, "cleanup")...)
 	if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
 		t.Fatalf("prepare: %d\n%s", code, out)
 	}
-	t.Cleanup(func() { runCLI(t, append(common, "cleanup")...) })
 	run := slices.DeleteFunc(slices.Clone(common), func(a string) bool { return strings.HasPrefix(a, "--pgsql-password=") })
 	c := renderCluster(t, append(append([]string{"--instances=2"}, run...), "--threads=2", "--rate=200", "--time=2", "run")...)
 	if c.passwordEnv != "PGPASSWORD" {

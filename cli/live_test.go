@@ -73,6 +73,7 @@ func hasLabels(m *dto.Metric, kv []string) bool {
 // during the run, carry the instance labels, and once every event is done
 // equal the final report's figures.
 func TestMetricsAddr(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	release := filepath.Join(dir, "release")
 	const events = 4000
@@ -149,6 +150,7 @@ func TestMetricsAddr(t *testing.T) {
 
 // A --metrics-addr that cannot be listened on is one FATAL line, exit 1.
 func TestMetricsAddrRefused(t *testing.T) {
+	t.Parallel()
 	out, code := runCLI(t, "cpu", "--time=1", "--metrics-addr=256.0.0.1:1", "run")
 	if code != 1 || !strings.Contains(out, "FATAL: --metrics-addr=256.0.0.1:1: cannot listen: ") || strings.Contains(out, "goroutine") {
 		t.Errorf("exit %d:\n%s", code, out)

@@ -33,13 +33,40 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
+// longRunChild names the environment variable that makes the test binary
+// run TestLongRunConstantMemory's body: the test runs it in a process of
+// its own.
+const longRunChild = "SBTEST_LONGRUN_CHILD"
+
 // A run of thousands of 1 s report intervals, under a test clock
 // (testing/synctest: the fake clock moves on whenever every goroutine of
 // the run waits), keeps its heap within a fixed bound of what it was after
 // its first intervals; its results file, written as the intervals come,
 // validates against the schema, holds every interval and merges with
 // another run's.
+//
+// The heap measured is the whole process's: the test runs the run in a
+// child process (the test binary itself, running this test alone), so
+// that the other tests can run beside it.
 func TestLongRunConstantMemory(t *testing.T) {
+	if os.Getenv(longRunChild) == "" {
+		t.Parallel()
+		args := []string{"-test.run=^TestLongRunConstantMemory$", "-test.count=1", "-test.v",
+			"-test.timeout=" + flag.Lookup("test.timeout").Value.String(),
+			"-longrun-intervals=" + strconv.Itoa(*longRunIntervals)}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), longRunChild+"=1")
+		out, err := cmd.CombinedOutput()
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "longrun_test.go:") {
+				t.Log(l)
+			}
+		}
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestLongRunConstantMemory") {
+			t.Fatalf("the run in a process of its own: %v\n%s", err, out)
+		}
+		return
+	}
 	n := *longRunIntervals
 	if n == 0 {
 		n = 5000
@@ -122,6 +149,7 @@ func TestLongRunConstantMemory(t *testing.T) {
 // run prints its whole report, then one FATAL line, and exits 1; nothing
 // is left where the file was to be. (Needs root, for a tmpfs of 8 KiB.)
 func TestResultsOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "full")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // prints (general, drivers, built-in tests), those of our commands and of
 // every bundled workload, and groff reads it without a warning.
 func TestManPage(t *testing.T) {
+	t.Parallel()
 	page, code := runCLI(t, "man")
 	if code != 0 || !strings.HasPrefix(page, `.\" `) {
 		t.Fatalf("exit %d:\n%.300s", code, page)
@@ -67,6 +68,7 @@ func TestManPage(t *testing.T) {
 }
 
 func TestRoff(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`a\b`:        `a\eb`,
 		"--x":        `\-\-x`,

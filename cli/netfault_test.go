@@ -301,6 +301,7 @@ func (nf *netfault) run(args []string, at func(s int, tps float64, p95 float64))
 // and one pair of servers for its parts. (Needs root and ip(8), for the
 // network namespace.)
 func TestNetworkFaults(t *testing.T) {
+	t.Parallel()
 	nf := newNetfault(t)
 	if nf == nil {
 		return

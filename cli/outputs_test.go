@@ -32,6 +32,7 @@ var cpuRun = []string{"cpu", "--cpu-max-prime=100", "--events=200", "--time=0"}
 // before the run (nothing measured is then lost to it), for a run and for
 // report alike; a symbolic link is followed.
 func TestOutputsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -65,6 +66,7 @@ func TestOutputsRefused(t *testing.T) {
 
 // A symbolic link as --results: its target is written, the link stays.
 func TestResultsThroughLink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target, link := filepath.Join(dir, "target.json"), filepath.Join(dir, "link.json")
 	if err := os.Symlink("target.json", link); err != nil {
@@ -82,6 +84,7 @@ func TestResultsThroughLink(t *testing.T) {
 // --results=- writes the document to standard output, and the text
 // report to standard error, so that it can be piped (| jq).
 func TestResultsToStdout(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		append(append([]string{}, cpuRun...), "--results=-", "run"),
 		{"report", "--results=-", "IN"},
@@ -113,6 +116,7 @@ func TestResultsToStdout(t *testing.T) {
 // results file: report writes it, and a run stops as on SIGINT and writes
 // it, instead of dying of SIGPIPE.
 func TestResultsAfterBrokenPipe(t *testing.T) {
+	t.Parallel()
 	bin := testenv.Binary(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.json")

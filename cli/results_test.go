@@ -48,8 +48,8 @@ func finalReport(t *testing.T, out string) string {
 	return ""
 }
 
-// preparedOLTP prepares oltp_read_write's table (100 rows) on db (its
-// SQLite file in dir), cleaned up after the test, and returns the
+// preparedOLTP prepares oltp_read_write's table (100 rows) on db, in a
+// database of the test's own (its SQLite file in dir), and returns the
 // arguments that run it with 2 threads.
 func preparedOLTP(t *testing.T, db, dir string) []string {
 	t.Helper()
@@ -57,14 +57,12 @@ func preparedOLTP(t *testing.T, db, dir string) []string {
 	if db == "sqlite" {
 		conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
 	} else {
-		conn = testenv.RequireServer(t, db).Args()
+		conn = testenv.OwnDatabase(t, db).Args()
 	}
 	common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
-	runCLI(t, append(common, "cleanup")...)
 	if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
 		t.Fatalf("prepare: exit %d\n%s", code, out)
 	}
-	t.Cleanup(func() { runCLI(t, append(common, "cleanup")...) })
 	return common
 }
 
@@ -72,8 +70,10 @@ func preparedOLTP(t *testing.T, db, dir string) []string {
 // the server's version, secrets redacted, the intervals of the CSV; and
 // 'report' prints from it the final report the run printed.
 func TestResultsOfARun(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			common := preparedOLTP(t, db, dir)
 			res, csvPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
@@ -139,6 +139,7 @@ func TestResultsOfARun(t *testing.T) {
 // rates over the sum of their measured windows, not over the wall-clock
 // time from the first start to the last end; the report says so.
 func TestResultsMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b, m := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "m.json")
 	for i, path := range []string{a, b} {
@@ -198,6 +199,7 @@ func TestResultsMerge(t *testing.T) {
 // line), the merge made all the same; complete runs of one load merge
 // without a word.
 func TestMergeWarnsOfParts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func(name string, extra ...string) string {
 		path := filepath.Join(dir, name)
@@ -249,6 +251,7 @@ func TestMergeWarnsOfParts(t *testing.T) {
 // several percentiles, each is on the line, the first in the reference's
 // place.
 func TestIntervalLinesWarmupAndPercentiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	res, csvPath := filepath.Join(dir, "w.json"), filepath.Join(dir, "w.csv")
 	out, code := runCLI(t, "oltp_read_only", "--mysql-dry-run", "--warmup-time=2", "--time=2", "--report-interval=1",
@@ -322,6 +325,7 @@ func TestIntervalLinesWarmupAndPercentiles(t *testing.T) {
 // However a run ends, it writes its results file: interrupted, failed in
 // an event, failed to start its threads, forced to shut down.
 func TestResultsHoweverTheRunEnds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	t.Run("interrupted", func(t *testing.T) {
 		path := filepath.Join(dir, "int.json")
@@ -374,6 +378,7 @@ func TestResultsHoweverTheRunEnds(t *testing.T) {
 // Bad results paths fail before the run; 'report' refuses what is not a
 // results file it can read or merge: one line each, exit 1.
 func TestResultsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
 	if out, code := runCLI(t, "cpu", "--events=50", "--time=0", "--results="+good, "run"); code != 0 {
@@ -449,6 +454,7 @@ func TestResultsBadInput(t *testing.T) {
 // Secrets never reach the results file: password options, passwords in
 // URLs and in key/value connection strings.
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, val, want string }{
 		{"mysql-password", "s3cret", "<redacted>"},
 		{"pgsql-password", "", ""},
@@ -474,8 +480,10 @@ func TestRedact(t *testing.T) {
 // its SQL, and their executions add up to the queries of the report, on
 // every database; the results file keeps them and 'report' prints them.
 func TestStatementStats(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			common := preparedOLTP(t, db, dir)
 			path := filepath.Join(dir, "r.json")
@@ -529,18 +537,19 @@ func TestStatementStats(t *testing.T) {
 // Issue 28, item 5: a prepared statement is listed with the text it was
 // prepared with, its literals kept; a query with its literals made '?'.
 func TestStatementStatsPreparedText(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join("testdata", "scripts", "prepared_literals.lua")
 	for _, db := range []string{"mysql", "pgsql", "sqlite"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			conn := []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
 			if db != "sqlite" {
-				conn = testenv.RequireServer(t, db).Args()
+				conn = testenv.OwnDatabase(t, db).Args()
 			}
 			if out, code := runCLI(t, append([]string{script, "prepare"}, conn...)...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
-			t.Cleanup(func() { runCLI(t, append([]string{script, "cleanup"}, conn...)...) })
 			path := filepath.Join(dir, "r.json")
 			out, code := runCLI(t, append([]string{script, "--events=20", "--time=0", "--statement-stats", "--results=" + path, "run"}, conn...)...)
 			if code != 0 {

@@ -10,15 +10,15 @@ import (
 	"github.com/sysbench-go/sysbench-go/report"
 )
 
-// conflictRun prepares testdata/scripts/conflict.lua on db and runs it
-// with args; it returns the output, the exit code and the results file.
+// conflictRun prepares testdata/scripts/conflict.lua on db, in a database
+// of the test's own, and runs it with args; it returns the output, the
+// exit code and the results file.
 func conflictRun(t *testing.T, db string, args ...string) (string, int, *report.Results) {
 	t.Helper()
-	script := append([]string{"testdata/scripts/conflict.lua"}, testenv.RequireServer(t, db).Args()...)
+	script := append([]string{"testdata/scripts/conflict.lua"}, testenv.OwnDatabase(t, db).Args()...)
 	if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
 		t.Fatalf("prepare: exit %d\n%s", code, out)
 	}
-	t.Cleanup(func() { runCLI(t, append(script, "cleanup")...) })
 	path := filepath.Join(t.TempDir(), "r.json")
 	out, code := runCLI(t, append(append(script, args...), "--time=0", "--results="+path, "run")...)
 	return out, code, readResults(t, path)
@@ -29,6 +29,7 @@ func conflictRun(t *testing.T, db string, args ...string) (string, int, *report.
 // failed event, kept out of the latency statistics and counted by its
 // code; with more tries the victims are retried.
 func TestMaxTries(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, db, code string
 		args           []string
@@ -39,6 +40,7 @@ func TestMaxTries(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			events := "40"
 			if c.code == "40P01" {
 				events = "6" // PostgreSQL finds each deadlock after deadlock_timeout (1 s)
@@ -85,6 +87,7 @@ func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 // Without --max-tries the report is the reference's: no lines of ours,
 // however many events were restarted.
 func TestDefaultReportWithoutRetryLines(t *testing.T) {
+	t.Parallel()
 	out, code, res := conflictRun(t, "mysql", "--threads=2", "--events=20")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -102,6 +105,7 @@ func TestDefaultReportWithoutRetryLines(t *testing.T) {
 // --threshold: a run that misses one exits 99 with the Thresholds block;
 // one that meets all exits 0; a malformed one is refused before the run.
 func TestThresholdExit(t *testing.T) {
+	t.Parallel()
 	base := []string{"cpu", "--events=200", "--time=0"}
 	out, code := runCLI(t, append(base, "--threshold=tps>0", "--threshold=max<1h", "run")...)
 	if code != 1 || !strings.Contains(out, "unit 'h' is not one of us, ms, s") || strings.Contains(out, "Threads started!") {

@@ -73,6 +73,10 @@ func setting(s *report.ServerStats, name string) string {
 func TestServerStats(t *testing.T) {
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
+			// Not beside the other tests (it changes a setting of the
+			// server's, and its WAL and redo figures are the server's
+			// whole): beside its sibling, on the other server.
+			t.Parallel()
 			srv := testenv.RequireServer(t, db)
 			name, value, set, reset := "sync_binlog", "7", "SET GLOBAL sync_binlog = 7", "SET GLOBAL sync_binlog = 0"
 			if db == "pgsql" {
@@ -143,6 +147,7 @@ func TestServerStats(t *testing.T) {
 // Where there is no server to watch, --server-stats says so in one line
 // and the run goes on.
 func TestServerStatsUnavailable(t *testing.T) {
+	t.Parallel()
 	out, code := runCLI(t, "oltp_point_select", "--mysql-dry-run", "--time=1", "--server-stats", "run")
 	if code != 0 || !strings.Contains(out, "WARNING: --server-stats: no server to watch in a dry run") || !strings.Contains(out, "transactions:") {
 		t.Errorf("dry run: exit %d\n%s", code, out)
@@ -165,8 +170,13 @@ func TestServerStatsUnavailable(t *testing.T) {
 // rest is other clients', and the figures it is in are marked; PostgreSQL
 // before 16 has no pg_stat_io, which is said once as a fact of the server.
 func TestServerStatsAttribution(t *testing.T) {
+	// Not beside the other tests: the server's counters it attributes are
+	// its whole, which the other tests' databases, created and dropped
+	// meanwhile, move (PostgreSQL's sum over its databases falls when one
+	// goes). Beside its sibling, on the other server.
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			common := preparedOLTP(t, db, dir)
 

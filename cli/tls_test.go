@@ -81,7 +81,8 @@ func forwardWithoutTLS(client net.Conn, addr string) {
 // in plain text and succeeds, as the reference does (Debian's sysbench,
 // on libmariadb), where REQUIRED fails with error 2026.
 func TestMySQLSSLOnWithoutServerTLS(t *testing.T) {
-	srv := testenv.RequireServer(t, "mysql")
+	t.Parallel()
+	srv := testenv.OwnDatabase(t, "mysql")
 	if srv.Host == "" {
 		t.Skip("the test server is reached by its socket: no TCP port to proxy")
 	}

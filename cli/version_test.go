@@ -21,6 +21,7 @@ var versionWordRE = regexp.MustCompile(`^\d+(\.\d+)+(-[0-9A-Za-z.]+)?\)$`)
 // splits it on spaces finds the API level as word 1 and a version as word
 // 5; it is the same under either name.
 func TestBannerShape(t *testing.T) {
+	t.Parallel()
 	out, _ := runCLI(t, "--events=1", "--cpu-max-prime=10", "cpu", "run")
 	line, _, _ := strings.Cut(out, "\n")
 	checkBannerWords(t, "ours", line)
@@ -61,6 +62,7 @@ func checkBannerWords(t *testing.T, who, line string) {
 // test expects; under our own name it says which build this is, then the
 // banner.
 func TestVersionByName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		argv0, want string
 	}{
@@ -82,6 +84,8 @@ func TestVersionByName(t *testing.T) {
 // TestBuildStamp: make's -ldflags values win over what the toolchain
 // recorded; without them the version is at least ours.
 func TestBuildStamp(t *testing.T) {
+	// Not in parallel: it sets the package's build stamp, which every run
+	// reads.
 	if b := currentBuild(); b.Version == "" {
 		t.Errorf("no version: %+v", b)
 	}

@@ -41,12 +41,12 @@ func TestBundledWorkloads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: skipped with -short")
 	}
-	// Its databases are its own: it runs beside the other tests bound by
-	// the clock.
+	// Its databases are its own: it runs beside the other tests. Its runs
+	// are bound by --events: what it checks is what the events left in
+	// the tables, not how many fit in a second.
 	t.Parallel()
 	// The databases run side by side. Not with t.Parallel: -parallel
-	// may be GOMAXPROCS, which would serialise them on a small machine,
-	// and the runs are bound by --time, not by CPU.
+	// may be GOMAXPROCS, which would serialise them on a small machine.
 	var wg sync.WaitGroup
 	for _, driver := range []string{"mysql", "pgsql", "sqlite"} {
 		wg.Add(1)
@@ -71,37 +71,15 @@ func openWorkloadDB(t *testing.T, driver string) *workloadDB {
 	w := &workloadDB{driver: driver}
 	switch driver {
 	case "mysql":
-		s := testenv.RequireServer(t, "mysql")
-		// A database of our own, so that other packages' tests running at
-		// the same time keep their sbtest tables; the base one otherwise.
-		if admin, err := sql.Open("mysql", s.MySQLConfig(s.DB).FormatDSN()); err == nil {
-			if _, err := admin.Exec("CREATE DATABASE IF NOT EXISTS " + s.DB + "_workloads"); err == nil {
-				s.DB += "_workloads"
-			}
-			admin.Close()
-		}
+		// A database of our own, so that the other tests keep theirs.
+		s := testenv.OwnDatabase(t, "mysql")
 		w.db = testenv.OpenDB(t, "mysql", s.MySQLConfig(s.DB).FormatDSN())
 		w.srv, w.args = s, s.Args()
 	case "pgsql":
-		s := testenv.RequireServer(t, "pgsql")
+		s := testenv.OwnDatabase(t, "pgsql")
 		// pgx natively: its database/sql adapter needs a module go.sum
 		// does not list (pgxpool's puddle).
 		ctx := context.Background()
-		admin, err := pgx.Connect(ctx, s.PgURL(s.DB))
-		if err != nil {
-			testenv.Unavailable(t, fmt.Sprintf("pgsql server not reachable: %v", err))
-		}
-		// A database of our own, as for MySQL.
-		var n int
-		test := s.DB + "_workloads"
-		if admin.QueryRow(ctx, "SELECT COUNT(*) FROM pg_database WHERE datname = $1", test).Scan(&n) == nil {
-			if n > 0 {
-				s.DB = test
-			} else if _, err := admin.Exec(ctx, "CREATE DATABASE "+test); err == nil {
-				s.DB = test
-			}
-		}
-		admin.Close(ctx)
 		pg, err := pgx.Connect(ctx, s.PgURL(s.DB))
 		if err != nil {
 			t.Fatalf("connect to %s: %v", s.DB, err)
@@ -287,7 +265,7 @@ func (w *workloadDB) testShop(t *testing.T) {
 	for _, r := range runs {
 		t.Run(strings.Join(r, " "), func(t *testing.T) {
 			orders := w.count(t, "orders")
-			w.runEvents(t, append(r, "--threads=2", "--time=1")...)
+			w.runEvents(t, append(r, "--threads=2", "--events=40", "--time=0")...)
 			w.checkShop(t, strings.Join(r, " "))
 			if r[0] == "shop_order_trx" || strings.Contains(strings.Join(r, " "), "orders") {
 				if got := w.count(t, "orders"); got <= orders {
@@ -319,7 +297,7 @@ func (w *workloadDB) tpcbSums(t *testing.T) tpcbSums {
 // holds one row per committed transaction.
 func (w *workloadDB) checkTPCBLike(t *testing.T, args ...string) {
 	t.Helper()
-	n := w.runEvents(t, append([]string{"tpcb_like", "--threads=2", "--time=1"}, args...)...)
+	n := w.runEvents(t, append([]string{"tpcb_like", "--threads=2", "--events=40", "--time=0"}, args...)...)
 	s := w.tpcbSums(t)
 	if s.accounts != s.history || s.tellers != s.history || s.branches != s.history {
 		t.Errorf("%s after tpcb_like: sum(delta)=%d but sum(abalance)=%d sum(tbalance)=%d sum(bbalance)=%d",
@@ -341,7 +319,7 @@ func (w *workloadDB) testTPCB(t *testing.T) {
 	w.checkTPCBLike(t)
 
 	before := w.tpcbSums(t)
-	w.runEvents(t, "tpcb_simple_update", "--threads=2", "--time=1")
+	w.runEvents(t, "tpcb_simple_update", "--threads=2", "--events=40", "--time=0")
 	s := w.tpcbSums(t)
 	if s.accounts != s.history {
 		t.Errorf("%s after tpcb_simple_update: sum(delta)=%d but sum(abalance)=%d", w.driver, s.history, s.accounts)
@@ -353,7 +331,7 @@ func (w *workloadDB) testTPCB(t *testing.T) {
 		t.Errorf("%s: tpcb_simple_update added no history", w.driver)
 	}
 
-	w.runEvents(t, "tpcb_select_only", "--threads=2", "--time=1")
+	w.runEvents(t, "tpcb_select_only", "--threads=2", "--events=40", "--time=0")
 	if after := w.tpcbSums(t); after != s {
 		t.Errorf("%s: tpcb_select_only changed the data: %+v -> %+v", w.driver, s, after)
 	}
@@ -401,7 +379,7 @@ func (w *workloadDB) testOLTP(t *testing.T) {
 				rows = 0
 			}
 			w.wantCounts(t, map[string]int64{"sbtest1": rows})
-			w.runEvents(t, append(args, "--time=2")...)
+			w.runEvents(t, append(args, "--events=100", "--time=0")...)
 			if script == "bulk_insert" && w.count(t, "sbtest1") == 0 {
 				t.Errorf("%s: bulk_insert inserted nothing", w.driver)
 			}
