@@ -13,7 +13,9 @@ import (
 // gateRounds runs rounds of one-second dry runs of oltp_point_select for
 // each set (a name and its extra options), the sets alternated round by
 // round (A B A B) so that the machine's drift falls on all alike, each
-// writing a results file into dir; their names, by set.
+// writing a results file into dir; their names, by set. Each round is a
+// process of its own (runOwnProcess): its rate and latencies are what the
+// gate compares.
 func gateRounds(t *testing.T, dir string, rounds int, sets ...gateSet) map[string][]string {
 	t.Helper()
 	files := map[string][]string{}
@@ -21,7 +23,7 @@ func gateRounds(t *testing.T, dir string, rounds int, sets ...gateSet) map[strin
 		for _, set := range sets {
 			f := filepath.Join(dir, set.name+string(rune('0'+i))+".json")
 			args := append([]string{"oltp_point_select", "--mysql-dry-run", "--time=1", "--threads=1", "--results=" + f}, set.extra...)
-			if out, code := runCLI(t, append(args, "run")...); code != 0 {
+			if out, code := runOwnProcess(t, append(args, "run")...); code != 0 {
 				t.Fatalf("round %s: exit %d\n%s", f, code, out)
 			}
 			files[set.name] = append(files[set.name], f)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,6 +27,23 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String() + errb.String(), code
+}
+
+// runOwnProcess runs the program as a process of its own and returns its
+// output and exit status, for a run whose rates or latencies the test
+// checks: in the test binary its workers would share the goroutine
+// scheduler with those of the runs of the tests beside it (dry runs at
+// full speed); the kernel gives a process of its own its share.
+func runOwnProcess(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	out, err := exec.Command(testenv.Binary(t), args...).CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), 0
 }
 
 // fatalLines are the FATAL lines of a run's output.

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -13,27 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
 )
-
-// runSlowStart runs the program on slow_start.lua as a process of its
-// own, and returns its output and exit status. Its rates follow the wall
-// clock as long as its thread gets a little CPU in every second, which
-// in the test binary it may not: the goroutines of the runs of the tests
-// beside it (dry runs at full speed) share its scheduler. The kernel's
-// gives a process of its own its share.
-func runSlowStart(t *testing.T, args ...string) (string, int) {
-	t.Helper()
-	out, err := exec.Command(testenv.Binary(t), args...).CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return string(out), ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return string(out), 0
-}
 
 // stamps are the intermediate lines' "[ ... ]" prefixes, in order.
 func stamps(out string) []string {
@@ -115,10 +94,10 @@ func TestWarmupScriptHookAndReportDefault(t *testing.T) {
 // intervals all run at the fast rate.
 func TestWarmupAuto(t *testing.T) {
 	// slow_start.lua's rates follow the wall clock, not its sleeps: the
-	// other tests running beside do not change them (runSlowStart).
+	// other tests running beside do not change them (runOwnProcess).
 	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runSlowStart(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
+	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
 		"--report-interval=1", "--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -156,7 +135,7 @@ func TestWarmupAuto(t *testing.T) {
 
 	// A maximum too short for MSER-5 ends the warm-up there, saying so.
 	res2 := filepath.Join(t.TempDir(), "r2.json")
-	out, code = runSlowStart(t, "testdata/scripts/slow_start.lua", "--warmup-time=auto:2", "--time=1", "--results="+res2, "run")
+	out, code = runOwnProcess(t, "testdata/scripts/slow_start.lua", "--warmup-time=auto:2", "--time=1", "--results="+res2, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -191,10 +170,10 @@ func TestWarmupTimeInvalid(t *testing.T) {
 // half the median.
 func TestVariationDip(t *testing.T) {
 	// slow_start.lua's rates follow the wall clock, not its sleeps: the
-	// other tests running beside do not change them (runSlowStart).
+	// other tests running beside do not change them (runOwnProcess).
 	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runSlowStart(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
+	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
 		"--report-interval=1", "--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -223,13 +202,13 @@ func TestVariationDip(t *testing.T) {
 // the verdict allows: 12 batches of 5 one-second intervals.
 func TestSteadyStateReported(t *testing.T) {
 	// slow_start.lua's rates follow the wall clock, not its sleeps: the
-	// other tests running beside do not change them (runSlowStart).
+	// other tests running beside do not change them (runOwnProcess).
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("a 61 s run")
 	}
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runSlowStart(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=61", "--report-interval=1",
+	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=61", "--report-interval=1",
 		"--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
