@@ -324,6 +324,11 @@ func TestFailoverPostgreSQL(t *testing.T) {
 	begin := time.Now()
 	r := startCLI(append(args, "--threads="+strconv.Itoa(threads), "--time="+strconv.Itoa(failoverTime),
 		"--pgsql-ignore-errors=all", "run")...)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the run's output:\n%s", r.out.String())
+		}
+	}()
 	r.started(t)
 	pollUntil(t, 20*time.Second, "the run writes on the primary", func() bool { return primary.count(ctx) > 100 })
 
@@ -379,6 +384,7 @@ type myServer struct {
 	server, cnf, port string
 	proc              *exec.Cmd
 	exited            chan struct{}
+	lastErr           error // count's, for a test that fails waiting on it
 }
 
 func (s *myServer) args() []string {
@@ -430,6 +436,7 @@ func (s *myServer) count(ctx context.Context) int {
 	defer db.Close()
 	n := -1
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sbtest1").Scan(&n); err != nil {
+		s.lastErr = err
 		return -1
 	}
 	return n
@@ -505,6 +512,11 @@ func TestFailoverMariaDBRestart(t *testing.T) {
 	begin := time.Now()
 	r := startCLI(append(args, "--threads="+strconv.Itoa(threads), "--time="+strconv.Itoa(failoverTime),
 		"--mysql-ignore-errors=all", "run")...)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the side connection's last error: %v; the run's output:\n%s", s.lastErr, r.out.String())
+		}
+	}()
 	r.started(t)
 	pollUntil(t, 20*time.Second, "the run writes", func() bool { return s.count(ctx) > 100 })
 
