@@ -92,5 +92,5 @@ echo "${json%,}]" | sed 's/nan/null/g' >soak.json
 if [ "${SOAK_DAY:-1}" = 1 ]; then
 	echo
 	echo "a synthetic day: 86400 report intervals of 1 s under a test clock"
-	go test -count=1 -run 'TestLongRunConstantMemory$' -v . -args -longrun-intervals=86400 | grep -E 'heap|^(ok|FAIL|---)'
+	go test -count=1 -run 'TestLongRunConstantMemory$' -v ./cli -args -longrun-intervals=86400 | grep -E 'heap|^(ok|FAIL|---)'
 fi
