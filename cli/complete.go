@@ -107,7 +107,7 @@ func (p *program) runCompletions(prev []string, cur string, extra []options.Opti
 	}
 	var testCommands []string
 	if len(words) > 0 {
-		opts, cmds := p.testOptions(prev, words[0])
+		opts, cmds := p.testOptions(prev, words[0], tabBudget)
 		known = append(known, opts...)
 		testCommands = cmds
 	}
@@ -151,8 +151,8 @@ func (p *program) runCompletions(prev []string, cur string, extra []options.Opti
 // command line (prev): a built-in test's, or those the script declares
 // when loaded, as `sysbench-go TESTNAME help` would load it. Nothing when
 // it cannot be loaded: completion says nothing rather than an error.
-func (p *program) testOptions(prev []string, name string) ([]options.Option, []string) {
-	t, _ := p.loadTest(prev, name)
+func (p *program) testOptions(prev []string, name string, budget time.Duration) ([]options.Option, []string) {
+	t, _ := p.loadTest(prev, name, budget)
 	return t.options, t.commands
 }
 
@@ -166,16 +166,21 @@ type testDecl struct {
 	builtin  bool
 }
 
-// declarationBudget is the time a script's main chunk has to declare its
-// options; one that takes longer is not waited for (TAB stays fast).
-const declarationBudget = 500 * time.Millisecond
+// The time a script's main chunk has to declare its options: at TAB,
+// one that takes longer is not waited for (TAB stays fast); the man page
+// and deploy's check wait longer, so that a busy machine does not make a
+// script read as one declaring nothing.
+const (
+	tabBudget  = 500 * time.Millisecond
+	readBudget = 10 * time.Second
+)
 
 // loadTest reads the declarations of the test named on the command line
 // prev without running the script: its main chunk runs in luaapi's
 // sandbox, where nothing it calls can touch a file, the network, a
 // process or the clock. A script whose chunk needs more than the sandbox
 // allows reads as one that declares nothing (any option is then its own).
-func (p *program) loadTest(prev []string, name string) (testDecl, error) {
+func (p *program) loadTest(prev []string, name string, budget time.Duration) (testDecl, error) {
 	for _, b := range p.tests {
 		if b.Name == name {
 			return testDecl{options: b.Options, declared: true, builtin: true}, nil
@@ -196,7 +201,7 @@ func (p *program) loadTest(prev []string, name string) (testDecl, error) {
 	if env == nil {
 		return testDecl{}, errors.New("invalid options")
 	}
-	d, err := luaapi.ReadDeclarations(env, name, declarationBudget)
+	d, err := luaapi.ReadDeclarations(env, name, budget)
 	if errors.Is(err, luaapi.ErrNeedsRun) {
 		return testDecl{}, nil
 	}

@@ -169,7 +169,7 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 // checkTestOptions refuses options the test does not take, as a run
 // would once the test is loaded.
 func (p *program) checkTestOptions(spec *runSpec, testname string) error {
-	t, err := p.loadTest(spec.cl.format(), testname)
+	t, err := p.loadTest(spec.cl.format(), testname, readBudget)
 	if err != nil {
 		return fmt.Errorf("%s: %v", testname, err)
 	}

@@ -101,7 +101,7 @@ func (p *program) writeManPage(w io.Writer) {
 	fmt.Fprintf(w, ".SH BUNDLED WORKLOADS\n")
 	for _, wl := range lua.Workloads {
 		fmt.Fprintf(w, ".SS \"%s \\- %s\"\n", roff(wl.Name), roff(wl.Description))
-		opts, _ := p.testOptions(nil, wl.Name)
+		opts, _ := p.testOptions(nil, wl.Name, readBudget)
 		manOptions(w, opts)
 	}
 	for _, c := range ourCommands() {

@@ -39,7 +39,7 @@ func TestManPage(t *testing.T) {
 		has(c.name, c.options)
 	}
 	for _, w := range lua.Workloads {
-		opts, _ := (&program{}).testOptions(nil, w.Name)
+		opts, _ := (&program{}).testOptions(nil, w.Name, readBudget)
 		if len(opts) == 0 && w.Name != "bulk_insert" { // the one that has none
 			t.Errorf("%s: no options read", w.Name)
 		}
