@@ -60,6 +60,21 @@ type state struct {
 	ok     int64 // the last completion of any worker
 	begin  int64 // when a stall that is on now began (ok, or a later event's start)
 	active bool  // an event was running or a failure followed ok
+	failed bool  // a failure followed ok
+}
+
+// paceEvents is how many events the throughput before a stall must have
+// completed within the threshold for the stall, without a failure, to be
+// an outage: a run whose events take about the threshold each (a long
+// report query, a script that sleeps) goes that long without a
+// completion at its normal pace, and no stall can be told from that.
+const paceEvents = 10
+
+// outage says whether a stretch without a completion that the state st
+// saw is an outage: one with failures always; a stall only when the run
+// before it was completing events much faster than the threshold.
+func (d *Detector) outage(st state) bool {
+	return st.failed || d.up.tps*float64(d.gap)/1e9 >= paceEvents
 }
 
 type sample struct {
@@ -117,7 +132,8 @@ func (d *Detector) sample(now int64) {
 		}
 	}
 	cur.begin = max(cur.ok, since)
-	cur.active = since != 0 || fail > cur.ok
+	cur.failed = fail > cur.ok
+	cur.active = since != 0 || cur.failed
 	s := d.take(now)
 	d.samples = append(d.samples, s)
 	d.finishAfter(now)
@@ -126,11 +142,11 @@ func (d *Detector) sample(now int64) {
 		d.close(d.open, d.firstAfter(d.open.Start), s)
 		d.open = nil
 	case d.open != nil:
-	case d.prev.active && cur.ok > d.prev.begin && d.firstAfter(d.prev.begin)-d.prev.begin > d.gap:
+	case d.prev.active && cur.ok > d.prev.begin && d.firstAfter(d.prev.begin)-d.prev.begin > d.gap && d.outage(d.prev):
 		// A stall that ended between two samples, just past the threshold.
 		o := d.begin(d.prev.begin)
 		d.close(o, d.firstAfter(d.prev.begin), s)
-	case cur.active && now-cur.begin > d.gap:
+	case cur.active && now-cur.begin > d.gap && d.outage(cur):
 		d.open = d.begin(cur.begin)
 	}
 	if cur.ok > d.prev.ok || d.up.s.at == 0 {

@@ -94,6 +94,34 @@ func TestDetectorStall(t *testing.T) {
 	}
 }
 
+// Events that take longer than the threshold at their normal pace (a
+// long query, a script that sleeps) are no outage, nor is the wait for
+// the first of them; the same stretch with failures is one.
+func TestDetectorSlowEvents(t *testing.T) {
+	s := newSim(t, 2, time.Second)
+	s.lat = 1500 * ms
+	for w := range s.next {
+		s.next[w] = s.now + s.lat
+	}
+	s.run(10000 * ms)
+	if got := s.det.Finish(s.now); len(got) != 0 {
+		t.Fatalf("outages %+v in a run of 1.5 s events, want none", got)
+	}
+
+	s = newSim(t, 2, time.Second)
+	s.lat = 400 * ms // 5 events a second: 5 expected within the threshold
+	s.failing = func(w int, at int64) string {
+		if at >= 4000*ms && at < 6000*ms {
+			return "2013"
+		}
+		return ""
+	}
+	s.run(9000 * ms)
+	if got := s.det.Finish(s.now); len(got) != 1 {
+		t.Fatalf("outages %+v in a slow run failing for 2 s, want 1", got)
+	}
+}
+
 // Workers whose every try fails make an outage with the failures counted
 // by code; a stall shorter than the threshold is none.
 func TestDetectorFailures(t *testing.T) {
