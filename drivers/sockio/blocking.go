@@ -25,6 +25,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe" // go:linkname, pointers for system calls
+
+	"golang.org/x/sys/unix"
 )
 
 // yield is runtime.goyield: the goroutine goes to the back of its own
@@ -85,7 +87,9 @@ func Wrap(nc net.Conn) (*Conn, error) {
 	}
 	fd := -1
 	var derr error
-	if err := raw.Control(func(s uintptr) { fd, derr = syscall.Dup(int(s)) }); err != nil {
+	// Close-on-exec, as Go's own descriptors: a process started meanwhile
+	// (a test's child, a server's tool) does not inherit the connection.
+	if err := raw.Control(func(s uintptr) { fd, derr = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
 		return nil, err
 	}
 	if derr != nil {

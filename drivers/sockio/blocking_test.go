@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // blockedIn reports whether a thread of this process is in the system call
@@ -137,6 +139,19 @@ func checkRoundTrip(t *testing.T, c, srv net.Conn) {
 	srv.Close()
 	if n, err := c.Read(got); n != 0 || err != io.EOF {
 		t.Errorf("read after the peer closed: %d, %v, want EOF", n, err)
+	}
+}
+
+// The wrapped descriptor is closed on exec: a process started while a run
+// holds connections does not inherit them.
+func TestWrapClosesOnExec(t *testing.T) {
+	c, _ := pair(t)
+	flags, err := unix.FcntlInt(uintptr(c.fd), unix.F_GETFD, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flags&unix.FD_CLOEXEC == 0 {
+		t.Errorf("descriptor %d flags %#x: not close-on-exec", c.fd, flags)
 	}
 }
 
