@@ -743,14 +743,18 @@ func (r *runState) watchQueue(ctx context.Context) error {
 // interval is reported (marked as the warm-up's), the statistics gathered
 // so far are discarded and the measured window begins; with an automatic
 // warm-up, --time counts from now. end says how it ended.
-func (r *runState) endWarmup(end report.WarmupEnd) {
+//
+// reported says that the interval report due at the warm-up's end has been
+// made already (however late the end itself is handled on a busy
+// machine): its last interval is not reported twice.
+func (r *runState) endWarmup(end report.WarmupEnd, reported bool) {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
 	now := r.now()
 	if iv := int64(r.cfg.ReportInterval); iv > 0 {
 		r.tick(now)
 		// A tick that fell on the warm-up's end already reported it.
-		if r.interval.Duration() >= time.Duration(iv/10) {
+		if !reported && r.interval.Duration() >= time.Duration(iv/10) {
 			r.reportInterval(now)
 		}
 	}
@@ -866,6 +870,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 		nextInter = epoch + iv
 	}
 	var warmEnd, nextSample int64 = -1, -1
+	interAt := int64(-1) // when the last interval report was due
 	var auto *autoWarmup
 	if r.cfg.Warmup > 0 {
 		warmEnd = epoch + int64(r.cfg.Warmup)
@@ -929,6 +934,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 			r.cumulativeReport(r.now(), report.Checkpoint)
 		case doInter:
 			r.intermediate()
+			interAt = at
 			now := r.now()
 			for nextInter <= now {
 				nextInter += iv
@@ -946,7 +952,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 			}
 			end.MaxSeconds = r.cfg.Warmup.Seconds()
 			if done {
-				r.endWarmup(end)
+				r.endWarmup(end, interAt == at)
 				if auto != nil {
 					r.log.Noticef("%s\n", r.warmupEnd)
 				}
