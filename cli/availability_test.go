@@ -11,6 +11,7 @@ package cli
 import (
 	"context"
 	"database/sql"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -120,6 +121,12 @@ func TestOutageOnServers(t *testing.T) {
 			// outage gauge and counter, or 3 s pass.
 			poll := func(cond func(on, ended float64) bool) bool {
 				for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+					// The run may not listen yet on a busy machine.
+					if c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(metricsURL, "http://"), "/metrics")); err != nil {
+						continue
+					} else {
+						c.Close()
+					}
 					mf := scrape(t, metricsURL)
 					if cond(value(t, mf, "sysbench_outage"), value(t, mf, "sysbench_outages_total")) {
 						return true
