@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -358,9 +359,17 @@ func TimeoutError(d time.Duration, op, query string) *Error {
 // cancelled context), and Expired says so until the next Start. One timer
 // serves every call: no context, goroutine or allocation per call. A nil
 // *QueryTimer (no timeout) does nothing.
+//
+// The timer's function and Start and Stop take the timer's own lock: a
+// function that fired as a call ended in time either interrupts that call
+// (it took the lock first, and Expired says so) or finds the timer
+// stopped and does nothing. Without it, a late function could interrupt
+// the connection's next call, which would fail as a lost connection.
 type QueryTimer struct {
 	d       time.Duration
 	t       *time.Timer
+	mu      sync.Mutex // one connection's calls and its timer: never contended by other connections
+	armed   bool
 	expired atomic.Bool
 }
 
@@ -372,6 +381,12 @@ func NewQueryTimer(d time.Duration, expire func()) *QueryTimer {
 	}
 	q := &QueryTimer{d: d}
 	q.t = time.AfterFunc(time.Hour, func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if !q.armed {
+			return
+		}
+		q.armed = false
 		q.expired.Store(true)
 		expire()
 	})
@@ -384,15 +399,23 @@ func (q *QueryTimer) Start() {
 	if q == nil {
 		return
 	}
+	q.mu.Lock()
+	q.armed = true
 	q.expired.Store(false)
 	q.t.Reset(q.d)
+	q.mu.Unlock()
 }
 
-// Stop stops the timer after a call.
+// Stop stops the timer after a call. Once it returns, expire does not run
+// for that call.
 func (q *QueryTimer) Stop() {
-	if q != nil {
-		q.t.Stop()
+	if q == nil {
+		return
 	}
+	q.mu.Lock()
+	q.armed = false
+	q.t.Stop()
+	q.mu.Unlock()
 }
 
 // Clear forgets that the timeout ended the last call.

@@ -57,3 +57,39 @@ func TestQueryTimer(t *testing.T) {
 		t.Errorf("the timeout's error is counted as %q", e.CodeName())
 	}
 }
+
+// A timer that fires as its call ends in time must not interrupt what
+// the connection does after Stop: either it interrupts the call it was
+// started for, before Stop returns, or it does nothing. Calls here end
+// around the timeout, so the timer often fires as Stop runs.
+func TestQueryTimerNeverExpiresAfterStop(t *testing.T) {
+	t.Parallel()
+	const d = 200 * time.Microsecond
+	var stopped atomic.Bool
+	var late, fired atomic.Int32
+	q := NewQueryTimer(d, func() {
+		fired.Add(1)
+		if stopped.Load() {
+			late.Add(1)
+		}
+	})
+	for i := 0; i < 3000; i++ {
+		stopped.Store(false)
+		q.Start()
+		// End the call a little before, at or after the timeout.
+		end := time.Now().Add(d - 50*time.Microsecond + time.Duration(i%100)*time.Microsecond)
+		for time.Now().Before(end) {
+		}
+		q.Stop()
+		stopped.Store(true)
+		// What the connection does next: the window a late timer hits.
+		for end := time.Now().Add(20 * time.Microsecond); time.Now().Before(end); {
+		}
+	}
+	if late.Load() != 0 {
+		t.Errorf("the timer interrupted the connection %d times after its call ended (fired %d times)", late.Load(), fired.Load())
+	}
+	if fired.Load() == 0 {
+		t.Error("no call outlived the timeout: the test did not exercise the race")
+	}
+}
