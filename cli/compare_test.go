@@ -96,7 +96,7 @@ func countStatus(m *compare.Manifest, status string) int {
 }
 
 // The matrix of the issue on the real servers: MariaDB, PostgreSQL and
-// SQLite, two workloads, two thread counts, two rounds of 2 s. It is
+// SQLite, two workloads, two thread counts, two rounds of 1 s. It is
 // interrupted (the cell running finishes and is kept), resumed, and its
 // tables, compare.json, manifest and HTML report checked against the
 // results files.
@@ -110,9 +110,8 @@ func TestCompareMatrix(t *testing.T) {
 	matrix := filepath.Join(dir, "m.toml")
 	doc := fmt.Sprintf(`title = "integration"
 rounds = 2
-time = 2
+time = 1
 threads = [1, 2]
-cooldown = 1
 prepare = "once"
 server_stats = true
 
@@ -374,10 +373,10 @@ func checkCharts(t *testing.T, charts []testenv.ChartCheck, sum *compare.Summary
 					t.Errorf("%s chart %s: series %s drew no point", kind, c.ID, d.Label)
 				}
 			}
-			// Seconds of the run, from 0 to its time (2 s), or to the end of
+			// Seconds of the run, from 0 to its time (1 s), or to the end of
 			// a last interval a run late to stop went on to.
-			if c.X.Min != 0 || c.X.Max < 2 || c.X.Max > lastT {
-				t.Errorf("%s chart %s: x axis %+v, want 0 to the cells' 2 s (their last interval ends at %v)", kind, c.ID, c.X, lastT)
+			if c.X.Min != 0 || c.X.Max < 1 || c.X.Max > lastT {
+				t.Errorf("%s chart %s: x axis %+v, want 0 to the cells' 1 s (their last interval ends at %v)", kind, c.ID, c.X, lastT)
 			}
 		}
 	}
@@ -803,15 +802,15 @@ options = { tables = 2 }
 // Issue 37, item 11: the last interval of a short cell is not lost. The
 // report due when --time ends fell on the same instant as the workers'
 // stop and was dropped when the stop came first (with a warm-up, whose
-// end the intervals' ticks do not follow, often). Every cell of 2 s has
-// its two seconds in compare.json's series, the last one ending the run,
-// and no sliver of an interval.
+// end the intervals' ticks do not follow, often). Every cell of 1 s has
+// its second in compare.json's series, ending the run, and no sliver of an
+// interval.
 func TestCompareShortCellsKeepTheirLastInterval(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	matrix := filepath.Join(dir, "m.toml")
 	doc := fmt.Sprintf(`rounds = 4
-time = 2
+time = 1
 warmup = 1
 threads = [1, 4]
 
@@ -823,7 +822,7 @@ options = { sqlite-db = %q }
 [[workload]]
 name = "ps"
 script = "oltp_point_select"
-options = { tables = 1, table-size = 100 }
+options = { tables = 1, table-size = 100, rate = 500 }
 `, filepath.Join(dir, "a.db"))
 	_, sum := compareMatrix(t, matrix, doc, filepath.Join(dir, "cmp"))
 	if len(sum.Cells) != 8 {
@@ -834,8 +833,8 @@ options = { tables = 1, table-size = 100 }
 		for _, p := range c.Series {
 			ts = append(ts, p.T)
 		}
-		if len(ts) != 2 || ts[0] < 0.5 || ts[1] < 1.5 {
-			t.Errorf("cell %s: its intervals end at %v s, want the run's two seconds", c.ID, ts)
+		if len(ts) != 1 || ts[0] < 0.5 {
+			t.Errorf("cell %s: its intervals end at %v s, want the run's one second", c.ID, ts)
 		}
 	}
 }
@@ -910,30 +909,37 @@ func roundsOf(s *compare.Summary, target string) []float64 {
 // verdict's method, stats.Compare), the verdict's own words against its
 // 95% interval.
 func TestCompareConfidence(t *testing.T) {
-	// Alone, not in parallel: its rounds' spread is what it measures, and
-	// the parallel phase's load widened it past what 5 rounds can tell.
-	same := confidenceMatrix(t, "pg_again", 300, 300)
-	v := tpsVerdict(t, same)
-	wide, err := stats.Compare(roundsOf(same, v.Next), roundsOf(same, v.Best), 0.999)
-	// The estimate's bound is loose: on a machine busy with the rest of
-	// the suite, a round may fall short of its --rate; the interval is
-	// what says whether that is a difference.
-	if err != nil || wide.Low > 0 || wide.High < 0 || math.Abs(v.Change.Estimate) > 0.10 {
-		t.Errorf("the same load: %s; 99.9%% interval %v (%v), want it to hold 0 and the estimate within 10%%", v.Text(), wide, err)
-	}
-	if v.Change.Detected == strings.Contains(v.Text(), "no difference detected") {
-		t.Errorf("the verdict's words %q disagree with its interval %+v", v.Text(), v.Change)
-	}
-
-	slowed := confidenceMatrix(t, "pg_slow", 300, 200)
-	v = tpsVerdict(t, slowed)
-	if v.Best != "pg" || v.Next != "pg_slow" || !v.Change.Detected || v.Change.Low <= 0 || strings.Contains(v.Text(), "no difference") {
-		t.Errorf("slowed: %s (%+v), want pg ahead with an interval above 0", v.Text(), v.Change)
-	}
-	wide, err = stats.Compare(roundsOf(slowed, "pg_slow"), roundsOf(slowed, "pg"), 0.999)
-	if err != nil || wide.Low > 0.5 || wide.High < 0.5 {
-		t.Errorf("slowed: 99.9%% interval %v (%v), want it to hold the +50%% of 300 against 200 per second", wide, err)
-	}
+	// Alone, not beside the parallel phase: its rounds' spread is what it
+	// measures, and that phase's load widened it past what 5 rounds can
+	// tell. Its two matrices (databases of their own, a few hundred
+	// queries a second) run beside each other.
+	t.Run("same load", func(t *testing.T) {
+		t.Parallel()
+		same := confidenceMatrix(t, "pg_again", 300, 300)
+		v := tpsVerdict(t, same)
+		wide, err := stats.Compare(roundsOf(same, v.Next), roundsOf(same, v.Best), 0.999)
+		// The estimate's bound is loose: on a busy machine a round may
+		// fall short of its --rate; the interval is what says whether
+		// that is a difference.
+		if err != nil || wide.Low > 0 || wide.High < 0 || math.Abs(v.Change.Estimate) > 0.10 {
+			t.Errorf("the same load: %s; 99.9%% interval %v (%v), want it to hold 0 and the estimate within 10%%", v.Text(), wide, err)
+		}
+		if v.Change.Detected == strings.Contains(v.Text(), "no difference detected") {
+			t.Errorf("the verdict's words %q disagree with its interval %+v", v.Text(), v.Change)
+		}
+	})
+	t.Run("slowed", func(t *testing.T) {
+		t.Parallel()
+		slowed := confidenceMatrix(t, "pg_slow", 300, 200)
+		v := tpsVerdict(t, slowed)
+		if v.Best != "pg" || v.Next != "pg_slow" || !v.Change.Detected || v.Change.Low <= 0 || strings.Contains(v.Text(), "no difference") {
+			t.Errorf("slowed: %s (%+v), want pg ahead with an interval above 0", v.Text(), v.Change)
+		}
+		wide, err := stats.Compare(roundsOf(slowed, "pg_slow"), roundsOf(slowed, "pg"), 0.999)
+		if err != nil || wide.Low > 0.5 || wide.High < 0.5 {
+			t.Errorf("slowed: 99.9%% interval %v (%v), want it to hold the +50%% of 300 against 200 per second", wide, err)
+		}
+	})
 }
 
 // Issue 37's leftover: a matrix file that compare would write over in

@@ -4,26 +4,28 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sysbench-go/sysbench-go/report"
 )
 
-// gateRounds runs rounds of one-second dry runs of oltp_point_select for
-// each set (a name and its extra options), the sets alternated round by
-// round (A B A B) so that the machine's drift falls on all alike, each
-// writing a results file into dir; their names, by set. Each round is a
-// process of its own (runOwnProcess): its rate and latencies are what the
-// gate compares.
+// gateRounds runs rounds of one second of testdata/scripts/wait.lua
+// for each set (a name and its extra options), the sets alternated round
+// by round (A B A B) as a user would, each round with a seed of its own
+// and writing a results file into dir; their names, by set. The rounds
+// run on a fake clock (runSimulated): their rates and latencies are the
+// loads' own, not what the machine's other work leaves them.
 func gateRounds(t *testing.T, dir string, rounds int, sets ...gateSet) map[string][]string {
 	t.Helper()
 	files := map[string][]string{}
 	for i := 1; i <= rounds; i++ {
-		for _, set := range sets {
+		for k, set := range sets {
 			f := filepath.Join(dir, set.name+string(rune('0'+i))+".json")
-			args := append([]string{"oltp_point_select", "--mysql-dry-run", "--time=1", "--threads=1", "--results=" + f}, set.extra...)
-			if out, code := runOwnProcess(t, append(args, "run")...); code != 0 {
+			args := append([]string{"testdata/scripts/wait.lua", "--time=1", "--threads=1",
+				"--rand-seed=" + strconv.Itoa(100*i+k+1), "--results=" + f}, set.extra...)
+			if out, code := runSimulated(t, append(args, "run")...); code != 0 {
 				t.Fatalf("round %s: exit %d\n%s", f, code, out)
 			}
 			files[set.name] = append(files[set.name], f)
@@ -58,11 +60,7 @@ func readGate(t *testing.T, path string) report.GateReport {
 func TestReportGate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	// The loads are held by --rate far below the dry run's capacity, so
-	// that their rates are the loads' own and not what the machine's
-	// other work leaves them.
-	sets := gateRounds(t, dir, 3, gateSet{"base", []string{"--rate=2000"}}, gateSet{"same", []string{"--rate=2000"}},
-		gateSet{"slow", []string{"--rate=1000"}})
+	sets := gateRounds(t, dir, 3, gateSet{"base", nil}, gateSet{"same", nil}, gateSet{"slow", []string{"--wait=400"}})
 	base, same, slow := sets["base"], sets["same"], sets["slow"]
 
 	sameJSON := filepath.Join(dir, "same-gate.json")

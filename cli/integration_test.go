@@ -198,7 +198,8 @@ func TestSQLAPI(t *testing.T) {
 // scripts do from the same --rand-seed: the same tables picked, the same
 // ids, the same random strings, in the same order. SQLite, so no server.
 func TestBundledOLTPWritesAsReference(t *testing.T) {
-	// Not in parallel, as TestOLTPPlanSameAsLua: seeded runs compared.
+	// The seeded runs are processes of their own, as TestOLTPPlanSameAsLua's.
+	t.Parallel()
 	if _, err := os.Stat("/usr/share/sysbench/oltp_common.lua"); err != nil {
 		testenv.Unavailable(t, "sysbench is not installed (apt-get install sysbench; .ci/run installs it): no reference scripts to compare with")
 	}
@@ -206,10 +207,11 @@ func TestBundledOLTPWritesAsReference(t *testing.T) {
 	// takes as "next auto-increment value".)
 	for _, name := range []string{"oltp_read_write", "oltp_write_only", "oltp_update_index", "oltp_update_non_index", "oltp_delete"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			ours, ref := filepath.Join(dir, "ours.db"), filepath.Join(dir, "ref.db")
 			common := []string{"--db-driver=sqlite", "--tables=3", "--table-size=300"}
-			if out, code := runCLI(t, append([]string{name, "--sqlite-db=" + ours, "prepare"}, common...)...); code != 0 {
+			if out, code := runOwnProcess(t, append([]string{name, "--sqlite-db=" + ours, "prepare"}, common...)...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
 			b, err := os.ReadFile(ours)
@@ -221,7 +223,7 @@ func TestBundledOLTPWritesAsReference(t *testing.T) {
 			}
 			run := append([]string{"--rand-seed=5", "--events=150", "--time=0", "--threads=1", "run"}, common...)
 			for _, c := range [][2]string{{name, ours}, {"/usr/share/sysbench/" + name + ".lua", ref}} {
-				if out, code := runCLI(t, append([]string{c[0], "--sqlite-db=" + c[1]}, run...)...); code != 0 {
+				if out, code := runOwnProcess(t, append([]string{c[0], "--sqlite-db=" + c[1]}, run...)...); code != 0 {
 					t.Fatalf("%s run: exit %d\n%s", c[0], code, out)
 				}
 			}

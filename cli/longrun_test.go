@@ -17,12 +17,12 @@ import (
 	"github.com/sysbench-go/sysbench-go/report"
 )
 
-var longRunIntervals = flag.Int("longrun-intervals", 0, "report intervals of TestLongRunConstantMemory (default 5000, 1500 under -race; 86400: a day of 1 s intervals, as make soak runs it)")
+var longRunIntervals = flag.Int("longrun-intervals", 0, "report intervals of TestLongRunConstantMemory (default 5000, 1000 under -race; 86400: a day of 1 s intervals, as make soak runs it)")
 
 // heapBound is how much the live heap may grow between the early
 // intervals of a long run and its end, whatever their number: a run
 // holding anything per interval grows by that times the count (a kept
-// interval is some 500 bytes: 700 KiB at 1500 intervals, 40 MiB in a day).
+// interval is some 500 bytes: 440 KiB at 1000 intervals, 40 MiB in a day).
 const heapBound = 256 << 10
 
 // liveHeap is the heap in use after a full collection.
@@ -71,7 +71,7 @@ func TestLongRunConstantMemory(t *testing.T) {
 	if n == 0 {
 		n = 5000
 		if raceEnabled {
-			n = 1500
+			n = 1000
 		}
 	}
 	dir := t.TempDir()

@@ -37,7 +37,9 @@ func TestWarmupIntervalsCountFromItsEnd(t *testing.T) {
 		{"3", "2", "4", []string{"warmup 2s", "warmup 3s", "2s", "4s"}, []float64{2, 1, 2, 2}},
 	} {
 		res := filepath.Join(t.TempDir(), "r.json")
-		out, code := runCLI(t, "cpu", "--cpu-max-prime=2000", "--time="+c.time, "--warmup-time="+c.warmup,
+		// Events that wait 1 ms and spend next to no CPU: the test is
+		// about the clock, and keeps the machine free for the others.
+		out, code := runCLI(t, "testdata/scripts/wait.lua", "--wait=1000", "--time="+c.time, "--warmup-time="+c.warmup,
 			"--report-interval="+c.interval, "--results="+res, "run")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, out)
@@ -93,11 +95,11 @@ func TestWarmupScriptHookAndReportDefault(t *testing.T) {
 // workers start): the measured window begins after the slow part, and its
 // intervals all run at the fast rate.
 func TestWarmupAuto(t *testing.T) {
-	// slow_start.lua's rates follow the wall clock, not its sleeps: the
-	// other tests running beside do not change them (runOwnProcess).
+	// On a fake clock: slow_start.lua's seconds hold what it paces into
+	// them, whatever runs beside (runSimulated).
 	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
+	out, code := runSimulated(t, "testdata/scripts/slow_start.lua", "--slow=3", "--warmup-time=auto:30", "--time=2",
 		"--report-interval=1", "--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -135,7 +137,7 @@ func TestWarmupAuto(t *testing.T) {
 
 	// A maximum too short for MSER-5 ends the warm-up there, saying so.
 	res2 := filepath.Join(t.TempDir(), "r2.json")
-	out, code = runOwnProcess(t, "testdata/scripts/slow_start.lua", "--warmup-time=auto:2", "--time=1", "--results="+res2, "run")
+	out, code = runSimulated(t, "testdata/scripts/slow_start.lua", "--warmup-time=auto:2", "--time=1", "--results="+res2, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
@@ -169,11 +171,11 @@ func TestWarmupTimeInvalid(t *testing.T) {
 // clock, whose seconds the run's follow) is the run's longest dip below
 // half the median.
 func TestVariationDip(t *testing.T) {
-	// slow_start.lua's rates follow the wall clock, not its sleeps: the
-	// other tests running beside do not change them (runOwnProcess).
+	// On a fake clock: slow_start.lua's seconds hold what it paces into
+	// them, whatever runs beside (runSimulated).
 	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
+	out, code := runSimulated(t, "testdata/scripts/slow_start.lua", "--dip-at=4", "--dip-for=3", "--time=10",
 		"--report-interval=1", "--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -201,15 +203,12 @@ func TestVariationDip(t *testing.T) {
 // after the final report and in the results file. The run is as short as
 // the verdict allows: 12 batches of 5 one-second intervals.
 func TestSteadyStateReported(t *testing.T) {
-	// Alone, not in parallel: slow_start.lua's rates follow the wall
-	// clock, but on a machine saturated by the parallel phase its fast
-	// seconds still fell short, and the detector then placed the steady
-	// start 15 s late (a CI run at -parallel 8).
-	if testing.Short() {
-		t.Skip("a 61 s run")
-	}
+	// On a fake clock (runSimulated): the minute passes in a second, and
+	// a busy machine cannot shorten slow_start.lua's fast seconds (on the
+	// wall clock they fell short and moved the steady start 15 s late).
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.json")
-	out, code := runOwnProcess(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=61", "--report-interval=1",
+	out, code := runSimulated(t, "testdata/scripts/slow_start.lua", "--slow=10", "--time=61", "--report-interval=1",
 		"--results="+res, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
