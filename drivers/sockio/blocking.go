@@ -43,7 +43,13 @@ type Conn struct {
 	fd     int
 	local  net.Addr
 	remote net.Addr
-	closed atomic.Bool
+	// state counts the calls in flight on fd, two per call, and its low
+	// bit says Close was called. The descriptor is released by whichever
+	// of Close and the last call in flight comes last, never while a call
+	// may still use its number: the kernel gives that number to the next
+	// socket opened, perhaps another connection's, which would then get
+	// this connection's bytes.
+	state atomic.Int64
 
 	mu      sync.Mutex // orders Close and deadline expiry
 	timer   *time.Timer
@@ -132,16 +138,20 @@ func (c *Conn) Read(p []byte) (int, error) {
 }
 
 func (c *Conn) read(p []byte) (int, error) {
+	if !c.acquire() {
+		return 0, c.opError("read", net.ErrClosed)
+	}
 	for {
 		n, err := syscall.Read(c.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
+		c.release()
 		if err != nil {
 			return 0, c.opError("read", err)
 		}
 		if n == 0 {
-			if c.closed.Load() || c.expired.Load() {
+			if c.isClosed() || c.expired.Load() {
 				// Our own shutdown, not the server's end of file.
 				return 0, c.opError("read", io.EOF)
 			}
@@ -162,6 +172,10 @@ func (c *Conn) Write(p []byte) (int, error) {
 	// work the kernel does in it (see PolledConn). What does not fit, or
 	// fails, goes through the blocking call, which sleeps until the server
 	// has read enough, or reports the error.
+	if !c.acquire() {
+		return 0, c.opError("write", net.ErrClosed)
+	}
+	defer c.release()
 	done := 0
 	if len(p) > 0 {
 		n, _, e := syscall.RawSyscall6(syscall.SYS_SENDTO, uintptr(c.fd),
@@ -184,8 +198,31 @@ func (c *Conn) Write(p []byte) (int, error) {
 	return done, nil
 }
 
+// acquire counts a call in flight on the descriptor; false once Close was
+// called.
+func (c *Conn) acquire() bool {
+	for {
+		s := c.state.Load()
+		if s&1 != 0 {
+			return false
+		}
+		if c.state.CompareAndSwap(s, s+2) {
+			return true
+		}
+	}
+}
+
+// release ends a call; the last one after Close releases the descriptor.
+func (c *Conn) release() {
+	if c.state.Add(-2) == 1 {
+		_ = syscall.Close(c.fd)
+	}
+}
+
+func (c *Conn) isClosed() bool { return c.state.Load()&1 != 0 }
+
 func (c *Conn) opError(op string, err error) error {
-	if c.closed.Load() {
+	if c.isClosed() {
 		err = net.ErrClosed
 	} else if c.expired.Load() {
 		err = os.ErrDeadlineExceeded
@@ -194,16 +231,25 @@ func (c *Conn) opError(op string, err error) error {
 }
 
 // Close shuts the socket down, which also wakes a call blocked on it, and
-// releases the descriptor.
+// releases the descriptor, or leaves that to the last call in flight.
 func (c *Conn) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.closed.CompareAndSwap(false, true) {
-		return net.ErrClosed
+	for {
+		s := c.state.Load()
+		if s&1 != 0 {
+			return net.ErrClosed
+		}
+		if !c.state.CompareAndSwap(s, s|1) {
+			continue
+		}
+		c.stopTimerLocked()
+		_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
+		if s == 0 {
+			return syscall.Close(c.fd)
+		}
+		return nil
 	}
-	c.stopTimerLocked()
-	_ = syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
-	return syscall.Close(c.fd)
 }
 
 // LocalAddr is the local address of the connection.
@@ -221,7 +267,7 @@ func (c *Conn) SetDeadline(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stopTimerLocked()
-	if t.IsZero() || c.closed.Load() {
+	if t.IsZero() || c.isClosed() {
 		return nil
 	}
 	if d := time.Until(t); d > 0 {
@@ -255,7 +301,7 @@ func (c *Conn) expire() {
 // expireLocked shuts the socket down, unless Close released the
 // descriptor (its number may belong to another file by now).
 func (c *Conn) expireLocked() {
-	if c.closed.Load() || c.expired.Load() {
+	if c.isClosed() || c.expired.Load() {
 		return
 	}
 	c.expired.Store(true)

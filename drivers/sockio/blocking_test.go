@@ -232,3 +232,91 @@ func TestLargeWrite(t *testing.T) {
 	c, srv := pair(t)
 	checkLargeWrite(t, c, srv)
 }
+
+// The descriptor outlives Close while a call is in flight on it: the last
+// call releases it. Released at Close, its number could go to the next
+// socket opened (another connection's) before the call used it.
+func TestCloseWaitsForCallsInFlight(t *testing.T) {
+	c, _ := pair(t)
+	fd := c.fd
+	open := func() bool {
+		_, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		return err == nil
+	}
+	if !c.acquire() {
+		t.Fatal("a new connection refuses a call")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !open() {
+		t.Fatal("Close released the descriptor while a call was in flight")
+	}
+	if c.acquire() {
+		t.Error("a call began after Close")
+	}
+	if _, err := c.Write([]byte("x")); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Write after Close: %v, want net.ErrClosed", err)
+	}
+	c.release()
+	if open() {
+		t.Error("the last call did not release the descriptor")
+	}
+	if err := c.Close(); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("a second Close: %v", err)
+	}
+}
+
+// A connection closed while its writer goes on writing never writes into
+// the socket opened next, which the kernel gives the same number.
+func TestClosedConnWritesNothingElsewhere(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for i := 0; i < 50; i++ {
+		c, _ := pair(t)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		wrote := make(chan struct{}, 1)
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := c.Write([]byte("stray bytes")); err == nil {
+					select {
+					case wrote <- struct{}{}:
+					default:
+					}
+				} else {
+					runtime.Gosched()
+				}
+			}
+		}()
+		<-wrote
+		c.Close()
+		// The next socket opened: its server end must read nothing.
+		victim, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		vsrv, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Millisecond) // the writer's chance to go wrong; the test passes however long it is
+		close(stop)
+		<-done
+		vsrv.SetReadDeadline(time.Now().Add(time.Millisecond))
+		if n, _ := vsrv.Read(make([]byte, 64)); n > 0 {
+			t.Fatalf("round %d: %d bytes of a closed connection arrived on the next one", i, n)
+		}
+		victim.Close()
+		vsrv.Close()
+	}
+}
