@@ -31,10 +31,9 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 }
 
 // runOwnProcess runs the program as a process of its own and returns its
-// output and exit status, for a run whose rates or latencies the test
-// checks: in the test binary its workers would share the goroutine
-// scheduler with those of the runs of the tests beside it (dry runs at
-// full speed); the kernel gives a process of its own its share.
+// output and exit status, for a run that must not depend on the runs of
+// the tests beside it (seeded runs whose rows a test compares): in the
+// test binary they would share its memory policy and goroutine scheduler.
 func runOwnProcess(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	out, err := exec.Command(testenv.Binary(t), args...).CombinedOutput()

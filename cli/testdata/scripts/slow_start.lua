@@ -1,5 +1,6 @@
 -- Throughput that is low by construction for known stretches, paced by the
--- wall clock (os.time(), whole seconds) rather than by the length of
+-- clock (os.time(), whole seconds; the tests run it on a fake one, whose
+-- seconds pass only when the run waits) rather than by the length of
 -- sleeps, so that a machine busy with other work does not change it: each
 -- thread completes --pace events in every second of the clock, spread over
 -- it, and a tenth of that in the slow seconds (the first --slow after
