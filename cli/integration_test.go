@@ -264,3 +264,23 @@ func dumpTables(t *testing.T, path string, n int) string {
 	}
 	return sb.String()
 }
+
+// A statement's parameter is what the reference's is: a table, with its
+// type and max_len, printed as "<sql_param>"; its methods called without
+// it, or a table that is not one bound, fail in Lua (the lines below are
+// sysbench 1.0.20's for the same script). An event plan given a list of
+// something else than statements fails in Lua too, not with Go's words.
+func TestParamIsATable(t *testing.T) {
+	t.Parallel()
+	out, code := runCLI(t, "testdata/scripts/param_table.lua", "--mysql-dry-run", "--events=1", "--time=0", "run")
+	want := "param\ttable\t<sql_param>\ttrue\t8\ttrue\t10\nwithout self\tfalse\nbind something else\tfalse\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want the reference's lines %q in:\n%s", code, want, out)
+	}
+	out, code = runCLI(t, "testdata/scripts/plan_list.lua", "--mysql-dry-run", "--events=1", "--time=0", "run")
+	if code != 0 || !strings.Contains(out, "plan\tfalse\ttestdata/scripts/plan_list.lua:5: bad argument #2") ||
+		!strings.Contains(out, "(statement list holds something else than statements)") {
+		t.Errorf("exit %d, want plan:execute's Lua error:\n%s", code, out)
+	}
+	noPanic(t, out)
+}

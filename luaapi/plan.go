@@ -85,9 +85,12 @@ func planStatements(L *lua.LState, n int) ([]*sqlStmt, bool) {
 		}
 		out := make([]*sqlStmt, k)
 		for i := range out {
-			ud, ok := list.RawGetInt(i + 1).(*lua.LUserData)
-			s, isStmt := ud.Value.(*sqlStmt)
-			if !ok || !isStmt {
+			var s *sqlStmt
+			isStmt := false
+			if ud, ok := list.RawGetInt(i + 1).(*lua.LUserData); ok {
+				s, isStmt = ud.Value.(*sqlStmt)
+			}
+			if !isStmt {
 				L.ArgError(n, "statement list holds something else than statements")
 			}
 			out[i] = s

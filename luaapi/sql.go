@@ -743,11 +743,54 @@ func stmtBindCreate(L *lua.LState) int {
 	default:
 		raiseAt(L, atCaller, "Unsupported argument type: %s", n)
 	}
-	ud := L.NewUserData()
-	ud.Value = p
-	L.SetMetatable(ud, L.GetTypeMetatable(paramType))
-	L.Push(ud)
+	L.Push(newParamTable(L, p))
 	return 1
+}
+
+// newParamTable is a parameter as the reference's: a table (type() says
+// so) with its type and max_len, whose metatable prints "<sql_param>".
+// Its set and set_rand_str are fields of its own, bound to it, so that
+// p:set(v), once per query, finds its function in one lookup with no
+// metatable to go through and no self to look up.
+func newParamTable(L *lua.LState, p *sqlParam) *lua.LTable {
+	tb := L.CreateTable(0, 4)
+	tb.RawSetString("type", lua.LNumber(p.val.Type))
+	tb.RawSetString("max_len", lua.LNumber(p.maxLen))
+	tb.RawSetString("set", L.NewFunction(func(L *lua.LState) int {
+		setParam(L, selfParam(L, tb, p), 2)
+		return 0
+	}))
+	tb.RawSetString("set_rand_str", L.NewFunction(func(L *lua.LState) int {
+		setParamRandStr(L, selfParam(L, tb, p))
+		return 0
+	}))
+	L.SetMetatable(tb, L.GetTypeMetatable(paramType))
+	rt := getRuntime(L)
+	if rt.params == nil {
+		rt.params = map[*lua.LTable]*sqlParam{}
+	}
+	rt.params[tb] = p
+	return tb
+}
+
+// selfParam checks that a parameter's method was called on it (p:set(v),
+// not p.set(v)), as the reference's Lua method would fail otherwise.
+func selfParam(L *lua.LState, tb *lua.LTable, p *sqlParam) *sqlParam {
+	if L.Get(1) != tb {
+		return checkParam(L, 1)
+	}
+	return p
+}
+
+// checkParam is the parameter at stack index n (a table of bind_create's).
+func checkParam(L *lua.LState, n int) *sqlParam {
+	if tb, ok := L.Get(n).(*lua.LTable); ok {
+		if p := getRuntime(L).params[tb]; p != nil {
+			return p
+		}
+	}
+	L.ArgError(n, paramType+" expected")
+	return nil
 }
 
 func stmtBindParam(L *lua.LState) int {
@@ -767,7 +810,7 @@ func stmtBindParam(L *lua.LState) int {
 	}
 	s.params = s.params[:0]
 	for i := 2; i <= n+1; i++ {
-		s.params = append(s.params, checkUD[*sqlParam](L, i, paramType))
+		s.params = append(s.params, checkParam(L, i))
 	}
 	s.args = make([]drivers.Value, n)
 	L.Push(lua.LNumber(0))
@@ -891,7 +934,7 @@ func (c *sqlConn) forget(s *sqlStmt) {
 }
 
 func paramSet(L *lua.LState) int {
-	setParam(L, checkUD[*sqlParam](L, 1, paramType), 2)
+	setParam(L, checkParam(L, 1), 2)
 	return 0
 }
 
@@ -947,7 +990,13 @@ func setParamString(p *sqlParam, s string) {
 }
 
 func paramSetRandStr(L *lua.LState) int {
-	p := checkUD[*sqlParam](L, 1, paramType)
+	setParamRandStr(L, checkParam(L, 1))
+	return 0
+}
+
+// setParamRandStr is p:set_rand_str(template) with the template at stack
+// index 2.
+func setParamRandStr(L *lua.LState, p *sqlParam) {
 	tmpl := L.CheckString(2)
 	if p.val.Type != drivers.TypeVarChar {
 		raiseAt(L, atCaller, "Unsupported argument type: %d", p.val.Type)
@@ -957,7 +1006,6 @@ func paramSetRandStr(L *lua.LState) int {
 		tmpl = tmpl[:p.maxLen]
 	}
 	p.val.Str = p.rt.rand.StringTemplate(p.val.Str[:0], tmpl)
-	return 0
 }
 
 func resultFetchRow(L *lua.LState) int {
