@@ -248,9 +248,22 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		"execute_random": stmtExecuteRandom,
 		"close":          stmtClose,
 	}))
-	newUDType(L, paramType, funcTable(L, map[string]lua.LGFunction{
-		"set":          paramSet,
-		"set_rand_str": paramSetRandStr,
+	// A parameter's table holds its set; the rest, read seldom, come
+	// from its metatable, computed: a worker holds dozens of parameters.
+	paramRandStr := L.NewFunction(paramSetRandStr)
+	newUDType(L, paramType, L.NewFunction(func(L *lua.LState) int {
+		p := checkParam(L, 1)
+		switch L.CheckString(2) {
+		case "type":
+			L.Push(lua.LNumber(p.val.Type))
+		case "max_len":
+			L.Push(lua.LNumber(p.maxLen))
+		case "set_rand_str":
+			L.Push(paramRandStr)
+		default:
+			L.Push(lua.LNil)
+		}
+		return 1
 	}))
 	resMethods := funcTable(L, map[string]lua.LGFunction{
 		"fetch_row": resultFetchRow,
@@ -748,20 +761,14 @@ func stmtBindCreate(L *lua.LState) int {
 }
 
 // newParamTable is a parameter as the reference's: a table (type() says
-// so) with its type and max_len, whose metatable prints "<sql_param>".
-// Its set and set_rand_str are fields of its own, bound to it, so that
-// p:set(v), once per query, finds its function in one lookup with no
-// metatable to go through and no self to look up.
+// so) with its type and max_len, printed as "<sql_param>". Its set is a
+// field of its own, bound to it, so that p:set(v), once per query, finds
+// its function in one lookup, with no metatable to go through and no self
+// to look up.
 func newParamTable(L *lua.LState, p *sqlParam) *lua.LTable {
-	tb := L.CreateTable(0, 4)
-	tb.RawSetString("type", lua.LNumber(p.val.Type))
-	tb.RawSetString("max_len", lua.LNumber(p.maxLen))
+	tb := L.CreateTable(0, 1)
 	tb.RawSetString("set", L.NewFunction(func(L *lua.LState) int {
 		setParam(L, selfParam(L, tb, p), 2)
-		return 0
-	}))
-	tb.RawSetString("set_rand_str", L.NewFunction(func(L *lua.LState) int {
-		setParamRandStr(L, selfParam(L, tb, p))
 		return 0
 	}))
 	L.SetMetatable(tb, L.GetTypeMetatable(paramType))
@@ -931,11 +938,6 @@ func (c *sqlConn) forget(s *sqlStmt) {
 			return
 		}
 	}
-}
-
-func paramSet(L *lua.LState) int {
-	setParam(L, checkParam(L, 1), 2)
-	return 0
 }
 
 // setParam sets a parameter from the Lua value at stack index n.
