@@ -10,7 +10,8 @@
 # section's runs: point_select, read_only and read_write at BENCH_THREADS
 # by default), BENCH_ONLY
 # (a list of sections to run: servers dry scripts rss prepare rate results
-# statements server metrics lua luainsn wire gc many; all by default),
+# statements server metrics lua luainsn luaops wire gc many; all by
+# default),
 # BENCH_MANY (the thread counts of section many, default "512 1000"),
 # BENCH_SCRIPTS (section scripts: the reference's Lua scripts it runs).
 # Prints a table and writes bench.json.
@@ -848,6 +849,15 @@ for db in mysql pgsql; do
 done
 rm -rf "$tracedir"
 echo "(client = the share of the events' time our client spent running, waiting for a processor or stopped by the collector, from an execution trace of one more run of ours; client95 the same over the events at p95 and above)"
+fi
+
+# --- instructions per Lua operation: plain gopher-lua against ours -------
+# What an event's field reads and calls cost in gopher-lua itself, and what
+# ours adds around them (scripts/luaops.sh; needs valgrind).
+if section luaops; then
+	echo
+	echo "instructions per Lua operation (callgrind), plain gopher-lua 1.1.2 and ours"
+	bash scripts/luaops.sh "$bin" || echo "bench.sh: luaops failed" >&2
 fi
 
 echo "${json%,}]" | sed 's/nan/null/g' > bench.json
