@@ -61,7 +61,8 @@ func TestQueryTimer(t *testing.T) {
 // A timer that fires as its call ends in time must not interrupt what
 // the connection does after Stop: either it interrupts the call it was
 // started for, before Stop returns, or it does nothing. Calls here end
-// around the timeout, so the timer often fires as Stop runs.
+// from just before the timeout to well after it (a busy machine's timers
+// are late), so the timer often fires as Stop runs.
 func TestQueryTimerNeverExpiresAfterStop(t *testing.T) {
 	t.Parallel()
 	const d = 200 * time.Microsecond
@@ -73,11 +74,12 @@ func TestQueryTimerNeverExpiresAfterStop(t *testing.T) {
 			late.Add(1)
 		}
 	})
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 1500; i++ {
 		stopped.Store(false)
 		q.Start()
-		// End the call a little before, at or after the timeout.
-		end := time.Now().Add(d - 50*time.Microsecond + time.Duration(i%100)*time.Microsecond)
+		// End the call a little before, at or after the timeout, up to
+		// 2.4 ms after it.
+		end := time.Now().Add(d - 50*time.Microsecond + time.Duration(i%100)*time.Duration(i%100)*250*time.Nanosecond)
 		for time.Now().Before(end) {
 		}
 		q.Stop()
