@@ -77,7 +77,8 @@ type sqlStmt struct {
 type sqlParam struct {
 	maxLen int
 	val    drivers.Value
-	rt     *runtime // for set_rand_str's generator
+	rt     *runtime    // for set_rand_str's generator
+	table  *lua.LTable // the parameter as scripts see it
 }
 
 // sqlResult is a connection's result object; like the reference's, there
@@ -248,23 +249,10 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 		"execute_random": stmtExecuteRandom,
 		"close":          stmtClose,
 	}))
-	// A parameter's table holds its set; the rest, read seldom, come
-	// from its metatable, computed: a worker holds dozens of parameters.
-	paramRandStr := L.NewFunction(paramSetRandStr)
-	newUDType(L, paramType, L.NewFunction(func(L *lua.LState) int {
-		p := checkParam(L, 1)
-		switch L.CheckString(2) {
-		case "type":
-			L.Push(lua.LNumber(p.val.Type))
-		case "max_len":
-			L.Push(lua.LNumber(p.maxLen))
-		case "set_rand_str":
-			L.Push(paramRandStr)
-		default:
-			L.Push(lua.LNil)
-		}
-		return 1
-	}))
+	// A parameter's table holds its fields and methods itself (see
+	// newParamTable); its metatable prints it. set_rand_str is shared.
+	newUDType(L, paramType, lua.LNil)
+	getRuntime(L).paramRandStr = L.NewFunction(paramSetRandStr)
 	resMethods := funcTable(L, map[string]lua.LGFunction{
 		"fetch_row": resultFetchRow,
 		"free":      resultFree,
@@ -761,39 +749,47 @@ func stmtBindCreate(L *lua.LState) int {
 }
 
 // newParamTable is a parameter as the reference's: a table (type() says
-// so) with its type and max_len, printed as "<sql_param>". Its set is a
-// field of its own, bound to it, so that p:set(v), once per query, finds
-// its function in one lookup, with no metatable to go through and no self
-// to look up.
+// so) with its type and max_len, printed as "<sql_param>". Its methods
+// are fields of its own, set bound to it (the parameter is the function's
+// upvalue), so that p:set(v), once per query, finds its
+// function in one lookup, with no metatable to go through and no self to
+// look up. Nothing else holds the parameter: a script's parameter it
+// drops is collected with its table.
 func newParamTable(L *lua.LState, p *sqlParam) *lua.LTable {
-	tb := L.CreateTable(0, 1)
-	tb.RawSetString("set", L.NewFunction(func(L *lua.LState) int {
-		setParam(L, selfParam(L, tb, p), 2)
-		return 0
-	}))
+	tb := L.CreateTable(0, 4)
+	p.table = tb
+	ud := L.NewUserData()
+	ud.Value = p
+	tb.RawSetString("set", L.NewClosure(boundParamSet, ud))
+	tb.RawSetString("set_rand_str", getRuntime(L).paramRandStr)
+	tb.RawSetString("type", lua.LNumber(p.val.Type))
+	tb.RawSetString("max_len", lua.LNumber(p.maxLen))
 	L.SetMetatable(tb, L.GetTypeMetatable(paramType))
-	rt := getRuntime(L)
-	if rt.params == nil {
-		rt.params = map[*lua.LTable]*sqlParam{}
-	}
-	rt.params[tb] = p
 	return tb
 }
 
-// selfParam checks that a parameter's method was called on it (p:set(v),
-// not p.set(v)), as the reference's Lua method would fail otherwise.
-func selfParam(L *lua.LState, tb *lua.LTable, p *sqlParam) *sqlParam {
-	if L.Get(1) != tb {
-		return checkParam(L, 1)
+// boundParamSet is a parameter's own set: p:set(v).
+func boundParamSet(L *lua.LState) int {
+	p := L.Get(lua.UpvalueIndex(1)).(*lua.LUserData).Value.(*sqlParam)
+	if L.Get(1) != p.table {
+		// p.set(v), or another table's: as the reference's Lua method,
+		// it fails unless given a parameter.
+		p = checkParam(L, 1)
 	}
-	return p
+	setParam(L, p, 2)
+	return 0
 }
 
-// checkParam is the parameter at stack index n (a table of bind_create's).
+// checkParam is the parameter at stack index n: a table of bind_create's,
+// found through its set's upvalue.
 func checkParam(L *lua.LState, n int) *sqlParam {
 	if tb, ok := L.Get(n).(*lua.LTable); ok {
-		if p := getRuntime(L).params[tb]; p != nil {
-			return p
+		if fn, ok := tb.RawGetString("set").(*lua.LFunction); ok && fn.IsG && len(fn.Upvalues) == 1 {
+			if ud, ok := fn.Upvalues[0].Value().(*lua.LUserData); ok {
+				if p, ok := ud.Value.(*sqlParam); ok {
+					return p
+				}
+			}
 		}
 	}
 	L.ArgError(n, paramType+" expected")

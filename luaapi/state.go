@@ -28,10 +28,9 @@ type runtime struct {
 	statements *metrics.Statements
 	loop       *engine.Loop // set while a custom thread_run runs
 	conns      []*sqlConn
-	// params are the parameters bind_create made, by their table: what
-	// bind_param binds.
-	params map[*lua.LTable]*sqlParam
-	legacy *sqlConn // the 0.5-era API's implicit connection
+	// paramRandStr is every parameter's set_rand_str.
+	paramRandStr *lua.LFunction
+	legacy       *sqlConn // the 0.5-era API's implicit connection
 	// jsonOpen is set once report_json printed its opening bracket in
 	// this state (see jsonArray).
 	jsonOpen bool
