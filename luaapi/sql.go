@@ -987,14 +987,9 @@ func setParamString(p *sqlParam, s string) {
 	p.val.Str = append(p.val.Str[:0], s...)
 }
 
+// paramSetRandStr is every parameter's p:set_rand_str(template).
 func paramSetRandStr(L *lua.LState) int {
-	setParamRandStr(L, checkParam(L, 1))
-	return 0
-}
-
-// setParamRandStr is p:set_rand_str(template) with the template at stack
-// index 2.
-func setParamRandStr(L *lua.LState, p *sqlParam) {
+	p := checkParam(L, 1)
 	tmpl := L.CheckString(2)
 	if p.val.Type != drivers.TypeVarChar {
 		raiseAt(L, atCaller, "Unsupported argument type: %d", p.val.Type)
@@ -1004,6 +999,7 @@ func setParamRandStr(L *lua.LState, p *sqlParam) {
 		tmpl = tmpl[:p.maxLen]
 	}
 	p.val.Str = p.rt.rand.StringTemplate(p.val.Str[:0], tmpl)
+	return 0
 }
 
 func resultFetchRow(L *lua.LState) int {
