@@ -50,11 +50,15 @@ func (s *rateSchedule) take() int64 {
 	return t
 }
 
-// backlog is the number of arrivals up to now that no worker has taken.
+// backlog is the number of arrivals up to now that no worker has taken,
+// counted up to one more than the queue holds: past that the run fails
+// anyway, and drawing every arrival of a long stall (ten million a second
+// at a high --rate, more than a busy machine draws in a second) would keep
+// the overflow from ever being seen.
 func (s *rateSchedule) backlog(now int64) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.pending) == 0 || s.pending[len(s.pending)-1] <= now {
+	for (len(s.pending) == 0 || s.pending[len(s.pending)-1] <= now) && len(s.pending) <= maxQueue {
 		s.pending = append(s.pending, s.draw())
 	}
 	n := 0
@@ -110,6 +114,10 @@ func (l *Loop) await(t int64) bool {
 // a sleeping thread would hold one of few processors, and the worker parks
 // on a timer file descriptor instead (see sleep_linux.go).
 func (l *Loop) preciseSleep(d time.Duration) {
+	if !kernelSleeps {
+		time.Sleep(d)
+		return
+	}
 	if l.holdThread {
 		sleepThread(d)
 		return
@@ -121,6 +129,12 @@ func (l *Loop) preciseSleep(d time.Duration) {
 		time.Sleep(d)
 	}
 }
+
+// kernelSleeps says the precise sleeps are the kernel's (nanosleep(2), a
+// timerfd). The engine's tests that pace a run on a fake clock
+// (testing/synctest) turn it off: a kernel's sleep takes real time, which
+// does not move that clock, while a Go timer's does.
+var kernelSleeps = true
 
 // release frees the loop's timers.
 func (l *Loop) release() {
