@@ -53,12 +53,15 @@ func finalReport(t *testing.T, out string) string {
 // arguments that run it with 2 threads.
 func preparedOLTP(t *testing.T, db, dir string) []string {
 	t.Helper()
-	var conn []string
 	if db == "sqlite" {
-		conn = []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")}
-	} else {
-		conn = testenv.OwnDatabase(t, db).Args()
+		return preparedOLTPWith(t, []string{"--db-driver=sqlite", "--sqlite-db=" + filepath.Join(dir, "sb.db")})
 	}
+	return preparedOLTPWith(t, testenv.OwnDatabase(t, db).Args())
+}
+
+// preparedOLTPWith is preparedOLTP on the database conn points at.
+func preparedOLTPWith(t *testing.T, conn []string) []string {
+	t.Helper()
 	common := append([]string{"oltp_read_write", "--tables=1", "--table-size=100", "--threads=2"}, conn...)
 	if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
 		t.Fatalf("prepare: exit %d\n%s", code, out)

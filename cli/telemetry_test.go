@@ -70,14 +70,17 @@ func setting(s *report.ServerStats, name string) string {
 // transaction are well above zero for oltp_write_only and near zero for
 // oltp_read_only, the test server's CPU and memory are read, and the
 // run's sessions are sampled; the intervals carry the server's side.
+//
+// On a quiet server, held for the test alone (testenv.QuietServer): the
+// setting it changes is the server's, and the WAL and redo bytes are the
+// server's whole, which any other test's writes would add to (a read-only
+// run measured 482 bytes a transaction beside the suite's other packages).
 func TestServerStats(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
-			// Not beside the other tests (it changes a setting of the
-			// server's, and its WAL and redo figures are the server's
-			// whole): beside its sibling, on the other server.
 			t.Parallel()
-			srv := testenv.RequireServer(t, db)
+			srv := testenv.QuietServer(t, db)
 			name, value, set, reset := "sync_binlog", "7", "SET GLOBAL sync_binlog = 7", "SET GLOBAL sync_binlog = 0"
 			if db == "pgsql" {
 				name, value = "checkpoint_timeout", "17min"
@@ -95,7 +98,7 @@ func TestServerStats(t *testing.T) {
 				}
 			})
 			dir := t.TempDir()
-			common := preparedOLTP(t, db, dir)
+			common := preparedOLTPWith(t, srv.OwnDatabase(t).Args())
 			perTrx := map[string]float64{}
 			for _, wl := range []string{"oltp_write_only", "oltp_read_only"} {
 				path, csvPath := filepath.Join(dir, wl+".json"), filepath.Join(dir, wl+".csv")
@@ -170,15 +173,17 @@ func TestServerStatsUnavailable(t *testing.T) {
 // rest is other clients', and the figures it is in are marked; PostgreSQL
 // before 16 has no pg_stat_io, which is said once as a fact of the server.
 func TestServerStatsAttribution(t *testing.T) {
-	// Not beside the other tests: the server's counters it attributes are
-	// its whole, which the other tests' databases, created and dropped
-	// meanwhile, move (PostgreSQL's sum over its databases falls when one
-	// goes). Beside its sibling, on the other server.
+	// On a quiet server, held for the test alone (testenv.QuietServer):
+	// the server's counters it attributes are its whole, which the other
+	// tests' databases, created and dropped meanwhile, move (PostgreSQL's
+	// sum over its databases falls when one goes). The writer beside the
+	// run is the only other client there.
+	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
 		t.Run(db, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			common := preparedOLTP(t, db, dir)
+			common := preparedOLTPWith(t, testenv.QuietServer(t, db).OwnDatabase(t).Args())
 
 			writer := exec.Command(testenv.Binary(t), append([]string{"oltp_write_only"}, append(common[1:], "--threads=1", "--time=120", "--report-interval=1", "run")...)...)
 			stdout, err := writer.StdoutPipe()

@@ -6,22 +6,58 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 dir=$(mktemp -d /tmp/sbgo-test.XXXXXX)
-cleanup() { bash scripts/testdb.sh stop "$dir" >/dev/null 2>&1 || true; }
+shared_pid= quiet_pid=
+cleanup() {
+	# A start still under way finishes first, so that no server outlives us.
+	wait $shared_pid $quiet_pid 2>/dev/null
+	bash scripts/testdb.sh stop "$dir/shared" >/dev/null 2>&1 &
+	bash scripts/testdb.sh stop "$dir/quiet" >/dev/null 2>&1 &
+	wait
+	rm -rf "$dir"
+}
 trap cleanup EXIT INT TERM
 
-# Ports of their own, so a developer's dev instance can keep running.
+# Ports of their own, so a developer's dev instance can keep running; the
+# quiet pair serves the tests that read a server's whole counters
+# (testenv.QuietServer), on ports of its own too. The four servers start
+# while vet and the build run.
 export SBTEST_MYSQL_PORT=${SBTEST_TEST_MYSQL_PORT:-23306}
 export SBTEST_PGSQL_PORT=${SBTEST_TEST_PGSQL_PORT:-25432}
-if bash scripts/testdb.sh start "$dir"; then
-	# shellcheck disable=SC1091
-	. "$dir/env"
-else
+quiet_mysql=${SBTEST_TEST_QUIET_MYSQL_PORT:-23307}
+quiet_pgsql=${SBTEST_TEST_QUIET_PGSQL_PORT:-25433}
+# Missing packages are installed first (as root), once, before the starts
+# run side by side.
+if bash scripts/testdb.sh ensure "$dir"; then
+	bash scripts/testdb.sh start "$dir/shared" >"$dir/shared.log" 2>&1 &
+	shared_pid=$!
+	SBTEST_MYSQL_PORT=$quiet_mysql SBTEST_PGSQL_PORT=$quiet_pgsql SBTEST_ENV_PREFIX=SBTEST_QUIET_ \
+		bash scripts/testdb.sh start "$dir/quiet" >"$dir/quiet.log" 2>&1 &
+	quiet_pid=$!
+fi
+
+# servers waits for the four servers and exports their settings.
+servers() {
+	local ok=0
+	if [ -n "$shared_pid" ]; then
+		ok=1
+		wait "$shared_pid" || ok=0
+		wait "$quiet_pid" || ok=0
+		shared_pid= quiet_pid=
+		cat "$dir/shared.log" "$dir/quiet.log" >&2
+	fi
+	if [ "$ok" = 1 ]; then
+		# shellcheck disable=SC1091
+		. "$dir/shared/env"
+		# shellcheck disable=SC1091
+		. "$dir/quiet/env"
+		return 0
+	fi
 	if [ "${CI:-}" = "true" ]; then
 		echo "test.sh: could not start the test servers" >&2
 		exit 1
 	fi
 	echo "test.sh: no database servers: integration tests will skip" >&2
-fi
+}
 
 # The HTML report's test opens it in Debian's chromium, headless.
 if ! command -v chromium >/dev/null 2>&1; then
@@ -43,5 +79,6 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./... || exit 1
 make -s build || exit 1
+servers
 export SYSBENCH_GO_BIN="$PWD/bin/sysbench-go"
 go test -race -count=1 -p 4 -parallel 8 -timeout 20m ./...

@@ -4,6 +4,7 @@
 #   scripts/testdb.sh start DIR   # data under DIR, writes DIR/env
 #   scripts/testdb.sh stop DIR    # stops both servers and removes DIR
 #   scripts/testdb.sh status DIR  # exit 0 when both servers answer
+#   scripts/testdb.sh ensure DIR  # installs the servers' packages when missing
 #
 # The servers listen on 127.0.0.1 only (ports $SBTEST_MYSQL_PORT, default
 # 13306, and $SBTEST_PGSQL_PORT, default 15432) and on unix sockets inside
@@ -11,12 +12,16 @@
 # uses systemd, the system's default instances or ports 3306/5432.
 # $SBTEST_MAX_CONNECTIONS (default 600) is each server's connection limit,
 # applied at every start: the 1000-thread benchmarks need more.
+# $SBTEST_ENV_PREFIX (default SBTEST_) names the variables of DIR/env:
+# make test starts a second, quiet pair as SBTEST_QUIET_, for the tests
+# that read a server's whole counters (testenv.QuietServer).
 set -euo pipefail
 
 MYSQL_PORT=${SBTEST_MYSQL_PORT:-13306}
 PGSQL_PORT=${SBTEST_PGSQL_PORT:-15432}
 START_TIMEOUT=${SBTEST_START_TIMEOUT:-90}
 MAX_CONNECTIONS=${SBTEST_MAX_CONNECTIONS:-600}
+ENV_PREFIX=${SBTEST_ENV_PREFIX:-SBTEST_}
 
 die() {
 	echo "testdb.sh: $*" >&2
@@ -326,20 +331,20 @@ pg_stop() {
 # ---- commands ------------------------------------------------------------
 
 write_env() {
-	local dir=$1
+	local dir=$1 p=$ENV_PREFIX
 	cat >"$dir/env.tmp" <<EOF
-export SBTEST_MYSQL_HOST=127.0.0.1
-export SBTEST_MYSQL_PORT=$MYSQL_PORT
-export SBTEST_MYSQL_SOCKET=$dir/mysql/mysqld.sock
-export SBTEST_MYSQL_USER=sbtest
-export SBTEST_MYSQL_PASSWORD=sbtest
-export SBTEST_MYSQL_DB=sbtest
-export SBTEST_PGSQL_HOST=127.0.0.1
-export SBTEST_PGSQL_PORT=$PGSQL_PORT
-export SBTEST_PGSQL_SOCKET=$dir/pg
-export SBTEST_PGSQL_USER=sbtest
-export SBTEST_PGSQL_PASSWORD=sbtest
-export SBTEST_PGSQL_DB=sbtest
+export ${p}MYSQL_HOST=127.0.0.1
+export ${p}MYSQL_PORT=$MYSQL_PORT
+export ${p}MYSQL_SOCKET=$dir/mysql/mysqld.sock
+export ${p}MYSQL_USER=sbtest
+export ${p}MYSQL_PASSWORD=sbtest
+export ${p}MYSQL_DB=sbtest
+export ${p}PGSQL_HOST=127.0.0.1
+export ${p}PGSQL_PORT=$PGSQL_PORT
+export ${p}PGSQL_SOCKET=$dir/pg
+export ${p}PGSQL_USER=sbtest
+export ${p}PGSQL_PASSWORD=sbtest
+export ${p}PGSQL_DB=sbtest
 EOF
 	# Renamed into place so pollers never see a half-written file.
 	mv "$dir/env.tmp" "$dir/env"
@@ -402,5 +407,6 @@ case $1 in
 start) cmd_start "$DIR" ;;
 stop) cmd_stop "$DIR" ;;
 status) cmd_status "$DIR" ;;
+ensure) ensure_servers ;;
 *) usage ;;
 esac
