@@ -3,6 +3,8 @@ package drivers
 import (
 	"strings"
 	"testing"
+
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 )
 
 // readAll lists r's rows as text, "NULL" for SQL NULL, one row per entry.
@@ -143,7 +145,7 @@ func TestRowsReuseAllocatesNothing(t *testing.T) {
 		}
 	}
 	fill()
-	if allocs := testing.AllocsPerRun(100, fill); allocs != 0 {
-		t.Errorf("%.1f allocations per refill", allocs)
+	if perCall := allocs.PerRun(100, fill); perCall != 0 {
+		t.Errorf("%.1f allocations per refill", perCall)
 	}
 }

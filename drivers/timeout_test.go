@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 )
 
 // Without --query-timeout the drivers' calls pay nothing for it: no
@@ -15,7 +17,7 @@ func TestNoQueryTimeoutCostsNothing(t *testing.T) {
 		t.Fatal("a timer without a timeout")
 	}
 	ctx := context.Background()
-	if n := testing.AllocsPerRun(100, func() {
+	if n := allocs.PerRun(100, func() {
 		q.Start()
 		q.Stop()
 		_ = q.Expired()
@@ -34,7 +36,7 @@ func TestNoQueryTimeoutCostsNothing(t *testing.T) {
 func TestQueryTimer(t *testing.T) {
 	var fired atomic.Int32
 	q := NewQueryTimer(30*time.Millisecond, func() { fired.Add(1) })
-	if n := testing.AllocsPerRun(100, func() { q.Start(); q.Stop() }); n != 0 {
+	if n := allocs.PerRun(100, func() { q.Start(); q.Stop() }); n != 0 {
 		t.Errorf("%v allocations per call", n)
 	}
 	if q.Expired() || fired.Load() != 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/mysql"
 	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 	bundled "github.com/sysbench-go/sysbench-go/lua"
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/options"
@@ -106,7 +107,7 @@ func TestEventAllocs(t *testing.T) {
 	for range 100 { // first events cache their lookups
 		event()
 	}
-	if allocs := testing.AllocsPerRun(1000, event); allocs > 0 {
-		t.Errorf("an oltp_point_select event allocates %.2f objects", allocs)
+	if perCall := allocs.PerRun(1000, event); perCall > 0 {
+		t.Errorf("an oltp_point_select event allocates %.2f objects", perCall)
 	}
 }

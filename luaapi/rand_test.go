@@ -14,6 +14,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/sbrand"
 )
@@ -370,7 +371,7 @@ func TestRandDrawsAllocateNothing(t *testing.T) {
 				t.Fatalf("sysbench.rand.%s(1000, 10000) returned %v", name, n)
 			}
 		}
-		if a := testing.AllocsPerRun(200, func() { draw() }); a != 0 {
+		if a := allocs.PerRun(200, func() { draw() }); a != 0 {
 			t.Errorf("sysbench.rand.%s(1000, 10000) allocates %.1f times a call", name, a)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 )
 
 // TestInt: the shared boxes hold the numbers they stand for, and the
@@ -14,7 +16,7 @@ func TestInt(t *testing.T) {
 			t.Errorf("Int(%d) = %v", v, got)
 		}
 	}
-	if a := testing.AllocsPerRun(100, func() { _ = Int(9999) }); a != 0 {
+	if a := allocs.PerRun(100, func() { _ = Int(9999) }); a != 0 {
 		t.Errorf("Int(9999) allocates %.1f times", a)
 	}
 }

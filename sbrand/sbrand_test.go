@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/reference_draws.golden from the sysbench binary")
@@ -604,7 +606,7 @@ func TestAllocationFree(t *testing.T) {
 	tmpl := []byte("###########-###########-@@@@@@@@@@@")
 	u := NewUniqueSeq(1, 2)
 	r.SetUnique(u)
-	allocs := testing.AllocsPerRun(1000, func() {
+	perCall := allocs.PerRun(1000, func() {
 		r.Default(1, 100000)
 		r.Uniform(1, 100000)
 		r.Gaussian(1, 100000)
@@ -618,8 +620,8 @@ func TestAllocationFree(t *testing.T) {
 		buf = r.StringTemplate(buf, "###-@@@")
 		buf = r.VarString(buf, 10, 60)
 	})
-	if allocs != 0 {
-		t.Errorf("%v allocations per call set, want 0", allocs)
+	if perCall != 0 {
+		t.Errorf("%v allocations per call set, want 0", perCall)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 )
 
 func TestDryRun(t *testing.T) {
@@ -29,14 +30,14 @@ func TestDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []drivers.Value{{Type: drivers.TypeInt, Int: 1}, {Type: drivers.TypeVarChar, Str: []byte("x")}}
-	allocs := testing.AllocsPerRun(100, func() {
+	perCall := allocs.PerRun(100, func() {
 		r, _ := s.Execute(ctx, args)
 		r.Close()
 		r, _ = c.Query(ctx, "BEGIN")
 		_ = r.Counter()
 	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per query, want 0", allocs)
+	if perCall != 0 {
+		t.Fatalf("%v allocations per query, want 0", perCall)
 	}
 	if c.MoreResults() {
 		t.Fatal("MoreResults = true")

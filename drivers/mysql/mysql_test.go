@@ -13,6 +13,7 @@ import (
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/options"
 )
@@ -661,7 +662,7 @@ func TestPreparedAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []drivers.Value{{Type: drivers.TypeInt, Int: 1}}
-		allocs := testing.AllocsPerRun(200, func() {
+		perCall := allocs.PerRun(200, func() {
 			r, err := st.Execute(ctx, args)
 			if err != nil {
 				t.Fatal(err)
@@ -670,11 +671,11 @@ func TestPreparedAllocs(t *testing.T) {
 				r.Value(0)
 			}
 		})
-		t.Logf("%s: %.1f allocations per prepared point select", name, allocs)
+		t.Logf("%s: %.1f allocations per prepared point select", name, perCall)
 		// Our execute path allocates nothing; go-sql-driver's allocates
 		// the rows object and boxes values in driver.Value.
-		if limit := map[string]float64{"wire": 0, "go-sql-driver": 8}[name]; allocs > limit {
-			t.Fatalf("%s: %.1f allocations per execute", name, allocs)
+		if limit := map[string]float64{"wire": 0, "go-sql-driver": 8}[name]; perCall > limit {
+			t.Fatalf("%s: %.1f allocations per execute", name, perCall)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/drivers/sockio"
+	"github.com/sysbench-go/sysbench-go/internal/allocs"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/options"
 )
@@ -756,7 +757,7 @@ func TestPointSelectAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []drivers.Value{intV(1)}
-	allocs := testing.AllocsPerRun(200, func() {
+	perCall := allocs.PerRun(200, func() {
 		r, err := s.Execute(ctx, args)
 		if err != nil {
 			t.Fatal(err)
@@ -765,12 +766,12 @@ func TestPointSelectAllocs(t *testing.T) {
 			r.Value(0)
 		}
 	})
-	if allocs > 2 {
-		t.Errorf("%.1f allocations per point select", allocs)
+	if perCall > 2 {
+		t.Errorf("%.1f allocations per point select", perCall)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	allocs = testing.AllocsPerRun(200, func() {
+	perCall = allocs.PerRun(200, func() {
 		if _, err := c.Query(cctx, "BEGIN"); err != nil {
 			t.Fatal(err)
 		}
@@ -778,8 +779,8 @@ func TestPointSelectAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 4 {
-		t.Errorf("%.1f allocations per BEGIN+COMMIT", allocs)
+	if perCall > 4 {
+		t.Errorf("%.1f allocations per BEGIN+COMMIT", perCall)
 	}
 }
 
