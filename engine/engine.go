@@ -581,6 +581,7 @@ func (r *runState) wait() (endNS int64, forced bool) {
 	}
 	interrupt := r.ctx.Done()
 	warmedUp := r.warmedUp
+	timeWasUp := false
 wait:
 	for {
 		select {
@@ -589,10 +590,11 @@ wait:
 		case <-warmedUp:
 			// The warm-up ended: --time counts from its end.
 			warmedUp = nil
-			if deadlineTimer != nil && timeUp != nil {
+			if deadlineTimer != nil && !timeWasUp {
 				deadlineTimer.Reset(time.Duration(r.deadline.Load() - r.now()))
+				timeUp = deadlineTimer.C
 			}
-			if forcedAt != nil {
+			if cfg.ForcedShutdown >= 0 && cfg.Time > 0 && !timeWasUp {
 				forcedAt = time.After(time.Duration(r.deadline.Load()-r.now()) + cfg.ForcedShutdown)
 			}
 		case <-interrupt:
@@ -600,6 +602,10 @@ wait:
 			r.stop()
 		case <-timeUp:
 			timeUp = nil
+			if r.warmupLate() {
+				continue // --time counts from the warm-up's end, once it comes
+			}
+			timeWasUp = true
 			r.endEvents()
 			if forcedAt == nil {
 				cutoff = time.After(cutoffGrace(cfg.Time))
@@ -611,6 +617,10 @@ wait:
 				forcedAt, bounding = time.After(cutoffGrace(cfg.Time)), true
 			}
 		case <-forcedAt:
+			if !bounding && r.warmupLate() {
+				forcedAt = nil // set again from the warm-up's end
+				continue
+			}
 			if bounding && r.eventsRunning() == 0 {
 				forcedAt = nil // only thread_done or done() left: theirs to finish
 				continue
@@ -768,6 +778,19 @@ func (r *runState) endWarmup(end report.WarmupEnd, reported bool) {
 	}
 	r.warmupEnd = &end
 	close(r.warmedUp)
+}
+
+// warmupLate says that the warm-up has not ended yet, though the deadline
+// set for it at the start has come: its end was handled late (its reports
+// starved on a busy machine), and --time counts from it once it is.
+// Asked only at the deadline.
+func (r *runState) warmupLate() bool {
+	select {
+	case <-r.warmedUp:
+		return false
+	default:
+		return true
+	}
 }
 
 // tick adds what the workers recorded since the last tick to every

@@ -62,7 +62,7 @@ func (l *Loop) More() bool {
 			now = r.now()
 		}
 		l.stopNS = 0
-		if now >= deadline {
+		if now >= deadline && !r.warmupLate() {
 			r.log.Infof("Time limit exceeded, exiting...")
 			return false
 		}
@@ -73,7 +73,7 @@ func (l *Loop) More() bool {
 	}
 	if r.rate != nil {
 		t := r.rate.take()
-		if deadline > 0 && t >= deadline {
+		if deadline > 0 && t >= deadline && !r.warmupLate() {
 			// No more events in this run: wait for its end, as the
 			// reference's workers wait on an empty queue.
 			if l.await(deadline) {
