@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -53,7 +54,7 @@ type sandbox struct {
 // budget gives ErrNeedsRun; one that fails on its own gives its error. env
 // serves this read only.
 func ReadDeclarations(env *Env, testname string, budget time.Duration) (Declarations, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sb := &sandbox{ctx: ctx}
 	env.sandbox = sb
@@ -61,36 +62,74 @@ func ReadDeclarations(env *Env, testname string, budget time.Duration) (Declarat
 	if env.Rand.Seed == 0 {
 		env.Rand.Seed = 1 // not the clock's
 	}
-	type result struct {
-		d   Declarations
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan declared, 1)
+	clock := make(chan threadClock, 1)
 	go func() {
+		// On a thread of its own, whose CPU clock is the chunk's.
+		goruntime.LockOSThread()
+		defer goruntime.UnlockOSThread()
+		clock <- newThreadClock()
 		defer func() {
 			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("%w: %v", ErrNeedsRun, r)}
+				done <- declared{err: fmt.Errorf("%w: %v", ErrNeedsRun, r)}
 			}
 		}()
 		s, err := Load(env, testname)
 		if err != nil {
-			done <- result{err: err}
+			done <- declared{err: err}
 			return
 		}
 		d := Declarations{Options: s.Options(), Declared: s.DeclaresOptions(), Commands: s.Commands()}
 		s.Close()
-		done <- result{d: d}
+		done <- declared{d: d}
 	}()
-	select {
-	case r := <-done:
-		if r.err != nil && (sb.refused.Load() || ctx.Err() != nil) {
-			return Declarations{}, ErrNeedsRun
-		}
-		return r.d, r.err
-	case <-ctx.Done():
+	r, ok := withinBudget(<-clock, budget, done)
+	if !ok {
 		// The cancelled context stops the chunk at its next instruction;
 		// the goroutine then closes the state by itself.
 		return Declarations{}, ErrNeedsRun
+	}
+	if r.err != nil && sb.refused.Load() {
+		return Declarations{}, ErrNeedsRun
+	}
+	return r.d, r.err
+}
+
+// declared is what a read of a script's declarations gave.
+type declared struct {
+	d   Declarations
+	err error
+}
+
+// budgetPoll is how often the chunk's CPU time is read.
+const budgetPoll = 5 * time.Millisecond
+
+// withinBudget waits for the chunk's result on done; false if it spends
+// more than budget of its thread's CPU time first. Where the thread's
+// clock cannot be read, the budget is the wall clock's; and the wall clock
+// bounds the wait at twenty budgets (10 s at least), for a chunk that
+// cannot get a processor at all.
+func withinBudget(clock threadClock, budget time.Duration, done <-chan declared) (declared, bool) {
+	start := time.Now()
+	cpu0, byCPU := clock.used()
+	wall := max(20*budget, 10*time.Second)
+	if !byCPU {
+		wall = budget
+	}
+	tick := time.NewTicker(budgetPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-done:
+			return r, true
+		case <-tick.C:
+		}
+		if time.Since(start) > wall {
+			return declared{}, false
+		}
+		if cpu, ok := clock.used(); byCPU && ok && cpu-cpu0 > budget {
+			return declared{}, false
+		}
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,5 +172,52 @@ func TestSandboxRefusesUnknown(t *testing.T) {
 	}
 	if !sb.refused.Load() {
 		t.Error("the refusals were not recorded")
+	}
+}
+
+// TestSandboxBudgetIsCPU: the budget is the chunk's CPU time, not the wall
+// clock's. A chunk that needs some CPU declares its option with a budget
+// of twice that, while two goroutines that never block share the one
+// processor with it: it waits for its turns twice as long as it runs,
+// which a budget on the wall clock cuts short.
+func TestSandboxBudgetIsCPU(t *testing.T) {
+	if _, ok := newThreadClock().used(); !ok {
+		t.Skip("no thread CPU clock here: the budget is the wall clock's")
+	}
+	path := writeScript(t, "local n = 0 for i = 1, 50000 do n = n + i end\n"+
+		"sysbench.cmdline.options = {counted = {'after a loop', n}}\n")
+	read := func(budget time.Duration) (Declarations, error) {
+		return ReadDeclarations(&Env{Values: options.NewValues()}, path, budget)
+	}
+	// The chunk's CPU time, alone: the least wall time of three reads.
+	alone := time.Duration(1<<63 - 1)
+	for range 3 {
+		start := time.Now()
+		if _, err := read(time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		alone = min(alone, time.Since(start))
+	}
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	var stop atomic.Bool
+	var spinning sync.WaitGroup
+	for range 2 {
+		spinning.Add(1)
+		go func() {
+			defer spinning.Done()
+			for !stop.Load() {
+			}
+		}()
+	}
+	start := time.Now()
+	d, err := read(2 * alone)
+	took := time.Since(start)
+	stop.Store(true)
+	spinning.Wait()
+	if err != nil || len(d.Options) != 1 || d.Options[0].Name != "counted" {
+		t.Fatalf("with a budget of %s (the chunk alone took %s), sharing a processor (%s): %+v, %v", 2*alone, alone, took, d, err)
+	}
+	if took <= 2*alone {
+		t.Logf("the read took %s, within the budget even on the wall clock: the processor was not shared as meant", took)
 	}
 }
