@@ -918,11 +918,12 @@ func TestCompareConfidence(t *testing.T) {
 		same := confidenceMatrix(t, "pg_again", 300, 300)
 		v := tpsVerdict(t, same)
 		wide, err := stats.Compare(roundsOf(same, v.Next), roundsOf(same, v.Best), 0.999)
-		// The estimate's bound is loose: on a busy machine a round may
-		// fall short of its --rate; the interval is what says whether
-		// that is a difference.
-		if err != nil || wide.Low > 0 || wide.High < 0 || math.Abs(v.Change.Estimate) > 0.10 {
-			t.Errorf("the same load: %s; 99.9%% interval %v (%v), want it to hold 0 and the estimate within 10%%", v.Text(), wide, err)
+		// No bound on the estimate itself: on a busy machine a round may
+		// fall short of its --rate (one under load beside the suite did
+		// 10% less); the interval is what says whether that is a
+		// difference.
+		if err != nil || wide.Low > 0 || wide.High < 0 {
+			t.Errorf("the same load: %s; 99.9%% interval %v (%v), want it to hold 0", v.Text(), wide, err)
 		}
 		if v.Change.Detected == strings.Contains(v.Text(), "no difference detected") {
 			t.Errorf("the verdict's words %q disagree with its interval %+v", v.Text(), v.Change)

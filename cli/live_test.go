@@ -76,10 +76,10 @@ func TestMetricsAddr(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	release := filepath.Join(dir, "release")
-	const events = 4000
+	const events = 1000
 	run := startCLI(filepath.Join("testdata", "scripts", "metrics_hold.lua"), "--db-driver=sqlite",
 		"--sqlite-db="+filepath.Join(dir, "m.db"), "--threads=2", "--events="+strconv.Itoa(2*events), "--time=0",
-		"--instance=1/2", "--metrics-addr=127.0.0.1:0", "--release="+release, "--rate=3000", "run")
+		"--instance=1/2", "--metrics-addr=127.0.0.1:0", "--release="+release, "--rate=1000", "run")
 	var url string
 	if !run.waitFor(20*time.Second, func() bool {
 		m := regexp.MustCompile(`Serving metrics at (\S+)`).FindStringSubmatch(run.out.String())

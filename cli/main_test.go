@@ -179,7 +179,9 @@ func TestScriptErrors(t *testing.T) {
 		t.Run(c.script, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join("testdata", "scripts", c.script)
-			out, code := runCLI(t, path, "--time=1", "run")
+			// One event, however long the start takes on a busy machine
+			// (--time=1 could end the run before its first).
+			out, code := runCLI(t, path, "--events=1", "--time=0", "run")
 			if code != 1 {
 				t.Fatalf("exit code %d, want 1\n%s", code, out)
 			}
@@ -221,7 +223,7 @@ func TestErrorObjectsAsReference(t *testing.T) {
 	for _, where := range []string{"init", "thread_init", "event"} {
 		for what, msg := range map[string]string{"table": "(not a string)", "nil": "(not a string)", "number": script + ":19: 42"} {
 			t.Run(where+"/"+what, func(t *testing.T) {
-				out, code := runCLI(t, script, "--where="+where, "--what="+what, "--time=1", "run")
+				out, code := runCLI(t, script, "--where="+where, "--what="+what, "--events=1", "--time=0", "run")
 				want := "FATAL: `" + fn[where] + "' function failed: " + msg
 				if f := fatalLines(out); code != 1 || len(f) == 0 || f[0] != want {
 					t.Errorf("exit %d, FATAL lines %q, want the first %q\n%s", code, f, want, out)
