@@ -30,7 +30,7 @@ DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
 IMAGE       ?= sysbench-go:latest
 
-.PHONY: build test unit demo bench conformance luasuite lint clean install uninstall dist image soak
+.PHONY: build test test-loaded unit demo bench conformance luasuite lint clean install uninstall dist image soak
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -40,6 +40,13 @@ build:
 # tests with the race detector, and stops the servers afterwards.
 test:
 	bash scripts/test.sh
+
+# The whole suite with a CPU-bound process on every core beside it for all
+# of its run (LOAD=N for another number): the check a new test must pass
+# (docs/testing.md). A test that fails only here asserts a measured time
+# or a server-wide counter where something else moves it.
+test-loaded:
+	LOAD=$(LOAD) bash scripts/loaded.sh bash scripts/test.sh
 
 # Unit tests only, no servers (integration tests skip with a message).
 unit:
