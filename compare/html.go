@@ -156,7 +156,7 @@ type htmlGlanceRow struct {
 }
 
 // htmlGlance is the verdicts of a workload at a thread count: the better
-// target on the rate and on the p95, and how sure.
+// target on the rate and on the p95, and the verdict on its lead.
 type htmlGlance struct {
 	Rate, P95 *htmlVerdict
 }

@@ -748,7 +748,7 @@ func TestHTMLNumbers(t *testing.T) {
 // transaction (0 to 0.6), MariaDB's buffer pool in bytes beside
 // PostgreSQL's shared_buffers in its units. Each workload gets its own
 // axes, the spread is drawn as whiskers, units are a person's, memory has
-// one name, and which target is better and how sure is said at a glance.
+// one name, and which target leads and the verdict on its lead are said at a glance.
 func TestHTMLReportOfTheIssue(t *testing.T) {
 	s := htmlSummary(htmlSpec{targets: []string{"mariadb", "postgresql"}, workloads: []string{"point_select", "order_trx"},
 		threads: []int{10, 50}, rounds: 3, points: 2, rate: "tps", telemetry: map[string]bool{"mariadb": true, "postgresql": true}})
