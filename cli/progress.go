@@ -72,8 +72,8 @@ type progressBoard struct {
 	// to show it before the progress is drawn again.
 	quietUntil time.Time
 	closed     bool
-	stop    chan struct{}
-	done    chan struct{}
+	stop       chan struct{}
+	done       chan struct{}
 }
 
 // newProgressBoard starts drawing on term what lines returns, every tick
@@ -404,19 +404,21 @@ func (pp *prepareProgress) summary(now time.Time) string {
 // runProgress is a run's progress: its time, events and rate, from the
 // engine's live view once the workers start.
 type runProgress struct {
-	mu   sync.Mutex
-	view engine.LiveView
-	rate *rate
+	mu      sync.Mutex
+	view    engine.LiveView
+	started time.Time
+	rate    *rate
 	// warming: the warm-up was on at the last tick; base is the events
 	// counted before the measured window, which the report leaves out.
 	warming bool
 	base    int64
 }
 
-// attach is given the running benchmark (engine.Config.Live).
+// attach is given the running benchmark (engine.Config.Live) as its
+// workers start.
 func (rp *runProgress) attach(v engine.LiveView) {
 	rp.mu.Lock()
-	rp.view = v
+	rp.view, rp.started = v, time.Now()
 	rp.mu.Unlock()
 }
 
@@ -424,7 +426,7 @@ func (rp *runProgress) attach(v engine.LiveView) {
 // events/s"; none before the workers start.
 func (rp *runProgress) lines(now time.Time) []string {
 	rp.mu.Lock()
-	v := rp.view
+	v, started := rp.view, rp.started
 	rp.mu.Unlock()
 	if v == nil {
 		return nil
@@ -432,8 +434,7 @@ func (rp *runProgress) lines(now time.Time) []string {
 	c := v.Clock()
 	events := int64(v.Totals().Counters[metrics.CntEvent])
 	if rp.rate == nil {
-		rp.rate = newRate(now, 2*time.Second)
-		rp.rate.samples[0].n = events
+		rp.rate = newRate(started, 2*time.Second)
 	}
 	perSecond := rp.rate.add(now, events)
 	if rp.warming && !c.Warmup {
@@ -448,9 +449,11 @@ func (rp *runProgress) lines(now time.Time) []string {
 		line += "warm-up "
 	}
 	elapsed := int64(c.Elapsed / time.Second)
+	if c.Length > 0 {
+		// The events running when the time is up end after it.
+		elapsed = min(elapsed, int64(c.Length/time.Second))
+	}
 	switch {
-	case c.Length > 0 && c.Elapsed >= c.Length && !c.Warmup:
-		line += fmt.Sprintf("%d s done, finishing", int64(c.Length/time.Second))
 	case c.Length > 0 && c.WarmupAuto:
 		line += fmt.Sprintf("%d s (at most %d, until steady)", elapsed, int64(c.Length/time.Second))
 	case c.Length > 0:
@@ -494,4 +497,3 @@ func shortDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
 }
-
