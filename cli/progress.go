@@ -34,7 +34,7 @@ const (
 // parseProgress reads --progress: auto, on or off (or a boolean's other
 // words, which setValue made on and off).
 func parseProgress(v *options.Values) (progressMode, error) {
-	switch s := strings.ToLower(strings.TrimSpace(v.String("progress"))); s {
+	switch s := v.String("progress"); strings.ToLower(strings.TrimSpace(s)) {
 	case "auto":
 		return progressAuto, nil
 	case "on":
