@@ -925,7 +925,7 @@ func TestCompareConfidence(t *testing.T) {
 		if err != nil || wide.Low > 0 || wide.High < 0 {
 			t.Errorf("the same load: %s; 99.9%% interval %v (%v), want it to hold 0", v.Text(), wide, err)
 		}
-		if v.Change.Detected == strings.Contains(v.Text(), "no difference detected") {
+		if v.Change.Detected == (v.Verdict == stats.NoDifference) || !strings.HasPrefix(v.Text(), string(v.Verdict)+": ") {
 			t.Errorf("the verdict's words %q disagree with its interval %+v", v.Text(), v.Change)
 		}
 	})
@@ -933,7 +933,7 @@ func TestCompareConfidence(t *testing.T) {
 		t.Parallel()
 		slowed := confidenceMatrix(t, "pg_slow", 300, 200)
 		v := tpsVerdict(t, slowed)
-		if v.Best != "pg" || v.Next != "pg_slow" || !v.Change.Detected || v.Change.Low <= 0 || strings.Contains(v.Text(), "no difference") {
+		if v.Best != "pg" || v.Next != "pg_slow" || !v.Change.Detected || v.Change.Low <= 0 || v.Verdict != stats.Better || !strings.HasPrefix(v.Text(), "better: pg against pg_slow, +") {
 			t.Errorf("slowed: %s (%+v), want pg ahead with an interval above 0", v.Text(), v.Change)
 		}
 		wide, err := stats.Compare(roundsOf(slowed, "pg_slow"), roundsOf(slowed, "pg"), 0.999)

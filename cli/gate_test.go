@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sysbench-go/sysbench-go/report"
+	"github.com/sysbench-go/sysbench-go/stats"
 )
 
 // gateRounds runs rounds of one second of testdata/scripts/wait.lua
@@ -70,7 +71,9 @@ func TestReportGate(t *testing.T) {
 		!strings.HasPrefix(lines[0], "tps ") || !strings.HasPrefix(lines[1], "p95 ") {
 		t.Fatalf("same load: exit %d, want 0 with a tps, a p95 and a PASS line\n%s", code, out)
 	}
+	t.Logf("same load:\n%s", out)
 	g := readGate(t, sameJSON)
+	gateWordsAgree(t, out, g)
 	if g.Verdict != "pass" || len(g.Figures) != 2 || g.Figures[0].Figure != "tps" || len(g.Figures[0].Candidate) != 3 || g.Figures[0].CandidateRounds != 3 {
 		t.Fatalf("same load: gate JSON %+v", g)
 	}
@@ -91,13 +94,57 @@ func TestReportGate(t *testing.T) {
 	slowJSON := filepath.Join(dir, "slow-gate.json")
 	out, code = runCLI(t, "report", "--baseline="+baseDir, "--gate=tps,p99", "--gate-threshold=10%", "--gate-json="+slowJSON, slow[0], slow[1], slow[2])
 	lines = strings.Split(strings.TrimSpace(out), "\n")
-	if code != GateFailed || len(lines) != 3 || !strings.HasPrefix(lines[0], "tps ") || !strings.Contains(lines[0], ": FAIL: -") ||
+	if code != GateFailed || len(lines) != 3 || !strings.HasPrefix(lines[0], "tps ") || !strings.Contains(lines[0], ": worse: -") || !strings.HasSuffix(lines[0], "; fail: beyond the -10.0% tolerated") ||
 		!strings.HasPrefix(lines[1], "p99 ") || !strings.HasPrefix(lines[2], "FAIL: tps") || !strings.HasSuffix(lines[2], " worse than the 10.0% tolerated") {
 		t.Fatalf("slowed load: exit %d, want %d with a failing tps line, a p99 line and a FAIL line\n%s", code, GateFailed, out)
 	}
+	t.Logf("slowed load:\n%s", out)
 	g = readGate(t, slowJSON)
+	gateWordsAgree(t, out, g)
 	if g.Verdict != "fail" || !g.Figures[0].Failed() || g.Figures[0].Change >= -0.1 || g.Figures[0].Bound >= -0.1 || g.Threshold != 0.1 || len(g.Baseline) != 3 {
 		t.Errorf("slowed load: gate JSON %+v", g)
+	}
+
+	// Issue 48, item 4: the other way round, an improvement. It passes,
+	// called better, and its interval's far end is no cap on anything.
+	fastJSON := filepath.Join(dir, "fast-gate.json")
+	out, code = runCLI(t, "report", "--baseline="+strings.Join(slow, ","), "--gate-json="+fastJSON, same[0], same[1], same[2])
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], ": better: +") || !strings.HasSuffix(lines[0], "; pass") ||
+		!strings.Contains(lines[1], ": better: -") || lines[2] != "PASS: no figure shown worse than the 5.0% tolerated" {
+		t.Fatalf("faster load: exit %d, want 0 with two better lines and PASS\n%s", code, out)
+	}
+	t.Logf("faster load:\n%s", out)
+	gateWordsAgree(t, out, readGate(t, fastJSON))
+}
+
+// gateWordsAgree: each figure's line says the verdict of --gate-json
+// with the same words (issue 48, item 4): the change's, then the gate's
+// outcome; a failure is always a worsening, and the interval is never
+// worded as a limit on an improvement.
+func gateWordsAgree(t *testing.T, out string, g report.GateReport) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(g.Figures)+1 {
+		t.Fatalf("%d lines for %d figures:\n%s", len(lines), len(g.Figures), out)
+	}
+	for i, f := range g.Figures {
+		_, verdict, ok := strings.Cut(lines[i], "/s: ")
+		if !ok {
+			_, verdict, ok = strings.Cut(lines[i], " ms: ")
+		}
+		word, _, _ := strings.Cut(verdict, ": ")
+		_, outcome, _ := strings.Cut(verdict, "; ")
+		outcome, _, _ = strings.Cut(outcome, ":")
+		if !strings.HasPrefix(lines[i], f.Figure+" ") || word != string(f.ChangeVerdict) || outcome != f.Verdict {
+			t.Errorf("%q says %q then %q; its JSON %q then %q", lines[i], word, outcome, f.ChangeVerdict, f.Verdict)
+		}
+		if f.Failed() && f.ChangeVerdict != stats.Worse {
+			t.Errorf("%s failed on %q", f.Figure, f.ChangeVerdict)
+		}
+		if strings.Contains(lines[i], "no better than") || strings.Contains(lines[i], "no lower than") {
+			t.Errorf("an interval worded as a limit: %q", lines[i])
+		}
 	}
 }
 

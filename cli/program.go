@@ -58,7 +58,7 @@ func Run(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdo
 	// A reader of the output that went away stops the program as SIGPIPE
 	// would, and it exits with SIGPIPE's status.
 	closed := func() { cancel(&engine.Interrupt{Signal: syscall.SIGPIPE}) }
-	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), closed: closed}
+	w := &flushWriter{w: bufio.NewWriterSize(stdout, 64*1024), dest: stdout, closed: closed}
 	defer w.flush()
 	p := &program{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, out: w,
 		log: logging.New(w, logging.DefaultLevel), drivers: compiledDrivers(), tests: builtin.Tests(), dropIn: dropInName(argv0)}
@@ -290,6 +290,13 @@ func (p *program) runCommand(spec *runSpec, t engine.Test, testOpts []options.Op
 		fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
 		return 1
 	}
+	if env != nil && command != "help" && p.progressShown(spec) {
+		// What the command's bulk inserts load, drawn as it goes.
+		env.Rows = metrics.NewRows()
+		pp := newPrepareProgress(command, env.Rows, time.Now())
+		stop := p.startProgress(pp.lines, pp.summary)
+		defer stop()
+	}
 	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
 	if in := engine.Interrupted(p.ctx); in != nil {
 		// What failed after the signal failed because of it (a query it
@@ -339,7 +346,21 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 		outs.abort()
 		return p.fail(err)
 	}
+	stopProgress := func() {}
+	if p.progressShown(spec) {
+		rp := &runProgress{}
+		live := cfg.Live
+		cfg.Live = func(v engine.LiveView) {
+			if live != nil {
+				live(v)
+			}
+			rp.attach(v)
+		}
+		stopProgress = p.startProgress(rp.lines, nil)
+	}
 	fin, runErr := engine.Run(p.ctx, t, cfg, p.log)
+	// Erased before the final report.
+	stopProgress()
 	idle.close()
 	runErr = onlyRefusal(runErr)
 	st := &exitStatus{}
@@ -497,8 +518,9 @@ func (p *program) fail(err error) int {
 // print(), drivers' FATAL lines and reports share it, hence the lock (it
 // is taken per line of output, never per query).
 type flushWriter struct {
-	mu sync.Mutex
-	w  *bufio.Writer
+	mu   sync.Mutex
+	w    *bufio.Writer
+	dest io.Writer // what w writes to
 	// closed is called when the reader of the output went away (EPIPE):
 	// a run stops as on SIGINT, and writes its results file.
 	closed func()
@@ -524,6 +546,14 @@ func (f *flushWriter) redirect(w io.Writer) {
 	defer f.mu.Unlock()
 	_ = f.w.Flush()
 	f.w.Reset(w)
+	f.dest = w
+}
+
+// destination is what the output is written to now.
+func (f *flushWriter) destination() io.Writer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dest
 }
 
 // textToStderr moves the text output to standard error.

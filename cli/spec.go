@@ -138,6 +138,8 @@ type runSpec struct {
 	textToStderr bool
 	// conns are the connection models and checks (connections.go).
 	conns connectionsSpec
+	// progress is --progress (progress.go).
+	progress progressMode
 }
 
 // usageError is an argument the command line cannot take: printed as it
@@ -221,6 +223,9 @@ func (s *runSpec) resolve(warn func(string)) error {
 	}
 	if err == nil {
 		s.conns, err = parseConnections(s.values)
+	}
+	if err == nil {
+		s.progress, err = parseProgress(s.values)
 	}
 	for _, e := range s.thresholdExprs {
 		if err != nil {

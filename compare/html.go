@@ -116,7 +116,7 @@ type htmlData struct {
 type htmlPage struct {
 	Title, Generated, Matrix, Rate string
 	Rounds                         int
-	MinSureRounds                  int
+	VerdictWords                   string
 	CellCounts                     string
 	Targets                        []htmlTarget
 	Warnings                       []Warning
@@ -156,19 +156,19 @@ type htmlGlanceRow struct {
 }
 
 // htmlGlance is the verdicts of a workload at a thread count: the better
-// target on the rate and on the p95, and how sure.
+// target on the rate and on the p95, and the verdict on its lead.
 type htmlGlance struct {
 	Rate, P95 *htmlVerdict
 }
 
-// htmlVerdict is a verdict as the page shows it.
+// htmlVerdict is a verdict as the page shows it: its word, the best
+// target's name in its colour, the rest of its text (Verdict.Detail); the
+// interval's notes as a tooltip. The words and the text are the tables'.
 type htmlVerdict struct {
-	Figure, Best, Color, Text string
-	// Words are the interval's own: "difference detected" or "no
-	// difference detected"; Interval the change with its 95% interval,
-	// after them. Notes are the interval's warnings, a tooltip.
-	Words, Interval, Notes string
-	Sure, Detected         bool
+	Figure, Best, Color string
+	Word                stats.Verdict
+	Class, Detail       string
+	Notes               string
 }
 
 // htmlTarget is a target's column heading.
@@ -388,14 +388,14 @@ func (b *htmlBuilder) hex(target string) string {
 func (b *htmlBuilder) page() *htmlPage {
 	s := b.s
 	p := &htmlPage{
-		Title:         cmp.Or(s.Title, "sysbench-go comparison"),
-		Matrix:        s.Matrix,
-		Rate:          b.rateName(),
-		Rounds:        s.Rounds,
-		CellCounts:    htmlCellCounts(s.Cells),
-		MinSureRounds: MinSureRounds,
-		Warnings:      s.Warnings,
-		TargetRows:    b.targetRows(),
+		Title:        cmp.Or(s.Title, "sysbench-go comparison"),
+		Matrix:       s.Matrix,
+		Rate:         b.rateName(),
+		Rounds:       s.Rounds,
+		CellCounts:   htmlCellCounts(s.Cells),
+		VerdictWords: verdictWords(),
+		Warnings:     s.Warnings,
+		TargetRows:   b.targetRows(),
 	}
 	if !s.Generated.IsZero() {
 		p.Generated = s.Generated.Format("2006-01-02 15:04:05 MST")
@@ -666,16 +666,10 @@ func (b *htmlBuilder) verdict(v *Verdict) *htmlVerdict {
 	if v.Figure != FigureP95 {
 		figure = b.rateName()
 	}
-	text := strings.TrimPrefix(v.Text(), v.Best+", ")
-	h := &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Text: text, Sure: v.Sure}
-	if c := v.Change; c != nil {
-		// The words stand out before the interval, said once.
-		h.Text = strings.TrimSuffix(text, v.intervalText())
-		h.Detected, h.Words, h.Notes = c.Detected, "no difference detected", strings.Join(c.Notes, "; ")
-		h.Interval = strings.TrimPrefix(c.String(), h.Words+": ")
-		if c.Detected {
-			h.Words = "difference detected"
-		}
+	h := &htmlVerdict{Figure: figure, Best: v.Best, Color: b.hex(v.Best), Word: v.Verdict,
+		Class: strings.ReplaceAll(string(v.Verdict), " ", "-"), Detail: v.Detail()}
+	if v.Change != nil {
+		h.Notes = strings.Join(v.Change.Notes, "; ")
 	}
 	return h
 }

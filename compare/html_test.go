@@ -472,17 +472,15 @@ func htmlCheckDocument(t *testing.T, s *Summary, doc string, want map[string]htm
 			t.Errorf("no column heading for target %q", tg.Name)
 		}
 	}
-	// Issue 40: each verdict's words and interval, each cell's variation.
+	// Issue 40: each verdict's interval; issue 48: with the tables' word
+	// and text.
+	var shown map[verdictKey]verdictCell
+	if len(s.Verdicts) > 0 {
+		shown = htmlVerdicts(t, doc, s.Rate)
+	}
 	for _, v := range s.Verdicts {
-		if v.Change == nil {
-			continue
-		}
-		words := "<em class=\"words\">no difference detected</em>: " + htmlEscape(strings.TrimPrefix(v.Change.String(), "no difference detected: "))
-		if v.Change.Detected {
-			words = "<em class=\"words\">difference detected</em>: " + htmlEscape(v.Change.String())
-		}
-		if !strings.Contains(doc, words) {
-			t.Errorf("verdict %s %s at %d threads: %s is not in the page", v.Workload, v.Figure, v.Threads, words)
+		if c := shown[verdictKey{v.Workload, v.Threads, v.Figure}]; c.word != string(v.Verdict) || c.text != v.Text() {
+			t.Errorf("verdict %s %s at %d threads: the page shows %q (%q), want %q", v.Workload, v.Figure, v.Threads, c.text, c.word, v.Text())
 		}
 	}
 	for _, c := range s.Cells {
@@ -750,7 +748,7 @@ func TestHTMLNumbers(t *testing.T) {
 // transaction (0 to 0.6), MariaDB's buffer pool in bytes beside
 // PostgreSQL's shared_buffers in its units. Each workload gets its own
 // axes, the spread is drawn as whiskers, units are a person's, memory has
-// one name, and which target is better and how sure is said at a glance.
+// one name, and which target leads and the verdict on its lead are said at a glance.
 func TestHTMLReportOfTheIssue(t *testing.T) {
 	s := htmlSummary(htmlSpec{targets: []string{"mariadb", "postgresql"}, workloads: []string{"point_select", "order_trx"},
 		threads: []int{10, 50}, rounds: 3, points: 2, rate: "tps", telemetry: map[string]bool{"mariadb": true, "postgresql": true}})
@@ -780,8 +778,11 @@ func TestHTMLReportOfTheIssue(t *testing.T) {
 		"0.3 B<small>range 0 B – 0.6 B</small>", // not "0 B spread 200.0%"
 		"<caption>server memory (peak PSS)</caption>",
 		`<section id="glance">`,
-		// point_select's p95: apart, but 3 rounds are no win (issue 37, item 11)
-		"<strong>mariadb</strong> 37.5% lower: not sure: rounds apart, but 3 are too few (4 needed)",
+		// point_select's p95: 3 rounds each, apart far enough for the
+		// interval to leave out 0 (issue 48, item 4: once "not sure" here
+		// and "difference detected" a line below)
+		`data-verdict="better"><span class="figure">p95</span> <em class="word">better</em>: <span class="swatch" style="background-color: #`,
+		"<strong>mariadb</strong> against postgresql, -36.2%, 95% CI -43.5% to -27.9%, 3 rounds each</div>",
 		"<strong>postgresql</strong>",
 	} {
 		if !strings.Contains(body, w) {

@@ -7,7 +7,8 @@ import (
 )
 
 // SummaryVersion is the version of compare.json's format.
-const SummaryVersion = 1
+// 2: a verdict's word ("verdict") in place of "sure" and "apart".
+const SummaryVersion = 2
 
 // Summary is a comparison read back from its results files: what the
 // text and Markdown tables, compare.json and report.html all show.
@@ -23,8 +24,9 @@ type Summary struct {
 	Threads   []int    `json:"threads"`
 	Rounds    int      `json:"rounds"`
 	Groups    []Group  `json:"groups"`
-	// Verdicts say, for each workload and thread count, which target did
-	// better and how sure that is.
+	// Verdicts say, for each workload and thread count, which target
+	// leads and the verdict on its lead (better, no difference detected,
+	// ...: stats.Verdicts).
 	Verdicts []Verdict `json:"verdicts"`
 	// TimeS is each cell's measured time, in seconds.
 	TimeS    int       `json:"time_s"`

@@ -127,11 +127,11 @@ func (s *Summary) tables() []table {
 	return out
 }
 
-// verdictTable is, at threads, which target did better on each workload's
-// rate and p95, by how much, and how sure that is.
+// verdictTable is, at threads, which target leads on each workload's
+// rate and p95 and the verdict on its lead over the next.
 func (s *Summary) verdictTable(threads int) table {
 	rate := strings.ToUpper(s.Rate)
-	tb := table{title: fmt.Sprintf("%s: the better target, and how sure (sure: every round better than every round of the next, %d rounds of each at least; then its change against the next with a 95%% confidence interval)", plural(threads, "thread"), MinSureRounds),
+	tb := table{title: fmt.Sprintf("%s: verdicts (%s): the leading target by median against the next, its change with a 95%% confidence interval", plural(threads, "thread"), verdictWords()),
 		header: []string{"workload", "higher " + rate, "lower p95"}}
 	for _, w := range s.Workloads {
 		r, p := s.verdictOf(w, threads, s.Rate), s.verdictOf(w, threads, FigureP95)

@@ -5,31 +5,36 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/sysbench-go/sysbench-go/stats"
 )
 
-// Verdict is which target did better on one figure of a workload at a
-// thread count, by how much, and how sure that is: what a reader of the
-// comparison decides on.
+// Verdict is which target leads on one figure of a workload at a thread
+// count (by median) and what the rounds say of its lead over the next
+// target: one of the words of stats.Verdicts, from the lead's change
+// against the runner-up with its 95% confidence interval. It is what a
+// reader of the comparison decides on, and every output (the text and
+// Markdown tables, compare.json, the HTML report) says it with the same
+// word and the same text (Text).
 type Verdict struct {
 	Workload string `json:"workload"`
 	Threads  int    `json:"threads"`
 	// Figure is "tps" or "qps" (higher is better) or "p95_ms" (lower is).
 	Figure string `json:"figure"`
-	Best   string `json:"best"`
-	// Next is the runner-up, "" when the best is the only target with
-	// finished rounds.
+	// Best is the target with the better median; Next the runner-up, ""
+	// when the best is the only target with finished rounds.
+	Best string `json:"best"`
 	Next string `json:"next,omitempty"`
+	// Verdict is the word: stats.Better when the interval of Best's
+	// change against Next lies wholly on the better side of 0,
+	// stats.Worse when wholly on the other (the rounds' geometric means
+	// disagree with the medians: rare, rounds in two clusters),
+	// stats.NoDifference when it holds 0, stats.NoInterval without one.
+	Verdict stats.Verdict `json:"verdict"`
 	// MarginPct is how much better the best's median is than the
 	// runner-up's, in per cent of the runner-up's.
 	MarginPct float64 `json:"margin_pct"`
-	// Apart says that every round of the best did better than every round
-	// of the runner-up (their ranges over the rounds do not overlap).
-	Apart bool `json:"apart"`
-	// Sure says that they are apart, with rounds enough that this is
-	// unlikely by chance alone (SeparationChance under SureChance).
-	Sure bool `json:"sure"`
 	// Rounds is the fewer finished rounds of the two.
 	Rounds int `json:"rounds"`
 	// Change is the best's change against the runner-up (the baseline)
@@ -77,8 +82,9 @@ func verdict(workload string, threads int, figure string, gs []*Group, agg func(
 		return cmp.Compare(agg(a).Median, agg(b).Median)
 	})
 	best := agg(ranked[0])
-	v := Verdict{Workload: workload, Threads: threads, Figure: figure, Best: ranked[0].Target, Rounds: best.N}
+	v := Verdict{Workload: workload, Threads: threads, Figure: figure, Best: ranked[0].Target, Rounds: best.N, Verdict: stats.NoInterval}
 	if len(ranked) == 1 {
+		v.NoInterval = "the only target with finished rounds"
 		return v
 	}
 	next := agg(ranked[1])
@@ -86,87 +92,51 @@ func verdict(workload string, threads int, figure string, gs []*Group, agg func(
 	if next.Median != 0 {
 		v.MarginPct = math.Abs(100 * (best.Median - next.Median) / next.Median)
 	}
-	apart := best.Min > next.Max
-	if !higher {
-		apart = best.Max < next.Min
+	if v.Rounds < 2 {
+		v.NoInterval = "one round: no spread to judge by"
+		return v
 	}
-	v.Apart = v.Rounds >= 2 && apart
-	v.Sure = v.Apart && SeparationChance(best.N, next.N) < SureChance
-	if v.Rounds >= 2 {
-		if c, err := stats.Compare(next.Rounds, best.Rounds, 0); err == nil {
-			v.Change = &c
-		} else {
-			v.NoInterval = err.Error()
-		}
+	c, err := stats.Compare(next.Rounds, best.Rounds, 0)
+	if err != nil {
+		v.NoInterval = err.Error()
+		return v
 	}
+	v.Change, v.Verdict = &c, c.Verdict(higher)
 	return v
 }
 
-// SureChance is the most that chance alone may explain of a verdict
-// called sure.
-const SureChance = 0.05
+// Text says the verdict, its word first: "better: pg against mariadb,
+// +54.7%, 95% CI +45.2% to +64.8%, 5 rounds each", "no difference
+// detected: pg against mariadb, +1.3%, 95% CI -5.0% to +7.9%, 5 rounds
+// each; these rounds detect about ±9.0% or more", "no interval: pg
+// against mariadb, medians +20.0%; one round: no spread to judge by".
+// The interval's notes (too few rounds, rounds that do not vary) are in
+// compare.json and on the page, not in the tables' cells.
+func (v Verdict) Text() string { return string(v.Verdict) + ": " + v.Best + v.Detail() }
 
-// MinSureRounds is how many rounds of each target a sure verdict needs
-// when both have as many: with 3 each, two equal targets fall apart one
-// time in ten.
-const MinSureRounds = 4
-
-// SeparationChance is the chance that a rounds of one target and b of
-// another, all drawn from the same distribution, come out with every
-// round of one beating every round of the other (either way): 2 of the
-// C(a+b, a) equally likely orders. 2 rounds each: 1 in 3; 4 each: 1 in 35.
-func SeparationChance(a, b int) float64 {
-	if a < 1 || b < 1 {
-		return 1
-	}
-	orders := 1.0 // C(a+b, a), built up without overflow
-	for i := 1; i <= a; i++ {
-		orders = orders * float64(b+i) / float64(i)
-	}
-	return math.Min(1, 2/orders)
-}
-
-// Text says the verdict in a few words: "postgresql, 14% more: every
-// round", "mariadb, 3% lower: not sure, the rounds overlap".
-func (v Verdict) Text() string {
-	if v.Next == "" {
-		return v.Best + " (the only one)"
-	}
-	if v.MarginPct == 0 {
-		return fmt.Sprintf("%s, tied with %s: equal medians%s", v.Best, v.Next, v.intervalText())
-	}
-	more := "more"
-	if v.Figure == FigureP95 {
-		more = "lower"
-	}
-	by := fmt.Sprintf("%.1f%% %s", v.MarginPct, more)
-	if v.MarginPct >= 100 && v.Figure != FigureP95 {
-		by = fmt.Sprintf("%.1f times as much", 1+v.MarginPct/100)
-	}
-	how := "every round better"
+// Detail is Text after the word and the best target's name.
+func (v Verdict) Detail() string {
 	switch {
-	case v.Rounds < 2:
-		how = "one round: not sure"
-	case !v.Apart:
-		how = "not sure: the rounds overlap"
-	case !v.Sure:
-		how = fmt.Sprintf("not sure: rounds apart, but %d are too few (%d needed)", v.Rounds, MinSureRounds)
-	}
-	return fmt.Sprintf("%s, %s: %s%s", v.Best, by, how, v.intervalText())
-}
-
-// intervalText is the verdict's confidence interval as its text ends:
-// "; +12.4%, 95% CI +8.1% to +16.9%, 5 rounds each". The interval's notes
-// (too few rounds, rounds that do not vary) are in compare.json and on the
-// page, not in the tables' cells.
-func (v Verdict) intervalText() string {
-	switch {
+	case v.Next == "":
+		return ", " + v.NoInterval
 	case v.Change != nil:
-		return "; " + v.Change.String()
-	case v.NoInterval != "":
-		return "; no interval: " + v.NoInterval
+		return fmt.Sprintf(" against %s, %s", v.Next, v.Change)
 	}
-	return ""
+	margin := v.MarginPct
+	if v.Figure == FigureP95 {
+		margin = -margin
+	}
+	return fmt.Sprintf(" against %s, medians %+.1f%%; %s", v.Next, margin, v.NoInterval)
+}
+
+// verdictWords lists the words a verdict may be, for the tables' titles
+// and the page's legend.
+func verdictWords() string {
+	words := make([]string, len(stats.Verdicts))
+	for i, w := range stats.Verdicts {
+		words[i] = string(w)
+	}
+	return strings.Join(words, ", ")
 }
 
 // verdictOf is the verdict of a workload, thread count and figure.

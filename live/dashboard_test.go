@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
@@ -27,6 +28,7 @@ type view struct{ s *metrics.Snapshot }
 func (v view) Totals() *metrics.Snapshot     { return v.s }
 func (v view) ThreadsRunning() int           { return 2 }
 func (v view) Outages() (int, float64, bool) { return 1, 2.5, true }
+func (v view) Clock() engine.Clock           { return engine.Clock{} }
 
 // exported scrapes a server of an instance of a distributed run and
 // returns the names a query can use (a histogram's _bucket, _sum and

@@ -95,6 +95,15 @@ function loader.slice(n, tid, nthreads)
       math.floor((tid + 1) * n / nthreads)
 end
 
+-- Says how many rows each table gets in all, every thread together, for
+-- the progress sysbench-go draws on a terminal: plan is a list of
+-- {table, rows}. Every thread may say it (the numbers replace).
+function loader.expect(plan)
+   for _, p in ipairs(plan) do
+      sysbench.progress.expect(p[1], p[2])
+   end
+end
+
 -- Thread 0 says how many rows a table gets.
 function loader.announce(tid, rows, tbl)
    if tid == 0 then

@@ -363,6 +363,8 @@ function shop_cmd_prepare()
    local nthreads = sysbench.opt.threads
    local tid = sysbench.tid % nthreads
    local n = shop_sizes(sysbench.opt.scale, sysbench.opt.categories)
+   loader.expect({{"users", n.users}, {"products", n.products},
+                  {"orders", n.orders}, {"order_items", n.order_items}})
    local con = drv:connect()
 
    if tid == 0 then

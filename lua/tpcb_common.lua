@@ -98,6 +98,9 @@ function tpcb_cmd_prepare()
       scale = 1
    end
    local n = tpcb_sizes(scale)
+   loader.expect({{"pgbench_branches", n.branches},
+                  {"pgbench_tellers", n.tellers},
+                  {"pgbench_accounts", n.accounts}})
    local con = drv:connect()
 
    if tid == 0 then

@@ -63,6 +63,10 @@ type Env struct {
 	Connections   ConnectionModel
 	StatementRoom *StatementRoom
 	held          heldConnections
+	// Rows, when set, counts what commands load (the rows of bulk
+	// inserts by table, queries) and what the script says they will
+	// (sysbench.progress.expect): a command's progress reads it.
+	Rows *metrics.Rows
 
 	// Generators: one seeder per run hands out per-thread states in the
 	// reference's order so --rand-seed reproduces a run.

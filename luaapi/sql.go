@@ -62,6 +62,9 @@ type sqlConn struct {
 	bulkValues int    // length of the INSERT prefix
 	bulkCnt    int
 	bulkBatch  int // flush size, from bulkBatchSize at bulk_insert_init
+	// bulkRows counts the rows flushed into the bulk insert's table, for
+	// a command's progress (nil when nobody reads it).
+	bulkRows *metrics.TableRows
 }
 
 type sqlStmt struct {
@@ -539,6 +542,10 @@ func connBulkInit(L *lua.LState) int {
 	c.bulk = append(c.bulk[:0], q...)
 	c.bulkValues, c.bulkCnt = len(q), 0
 	c.bulkBatch = c.bulkBatchSize()
+	c.bulkRows = nil
+	if h := c.rt.rowsHandle(); h != nil && c.rt.stats == nil {
+		c.bulkRows = h.Table(bulkTable(q))
+	}
 	return pushOK(L, lvBulkInitFailed)
 }
 
@@ -575,6 +582,9 @@ func (c *sqlConn) bulkFlush() error {
 	}
 	c.rt.count(metrics.Counter(res.Counter()))
 	res.Close()
+	if c.bulkRows != nil {
+		c.bulkRows.Add(c.bulkCnt)
+	}
 	c.bulk = c.bulk[:c.bulkValues]
 	c.bulkCnt = 0
 	return nil

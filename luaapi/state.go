@@ -24,6 +24,9 @@ type runtime struct {
 	tid    int
 	rand   *sbrand.Rand
 	stats  *metrics.Handle // nil outside a run
+	// rows is what the state loads in a command, for its progress; nil
+	// until first counted, and when Env.Rows is nil (rowsHandle).
+	rows *metrics.RowsHandle
 	// statements are the worker's --statement-stats, nil without.
 	statements *metrics.Statements
 	loop       *engine.Loop // set while a custom thread_run runs
@@ -56,10 +59,17 @@ func (rt *runtime) close() {
 	rt.conns = nil
 }
 
-// count adds to a statistics counter when the state belongs to a worker.
+// count adds to a statistics counter when the state belongs to a worker,
+// and counts a query for a command's progress when one is read.
 func (rt *runtime) count(c metrics.Counter) {
 	if rt.stats != nil {
 		rt.stats.Inc(c)
+		return
+	}
+	if c <= metrics.CntWrite {
+		if h := rt.rowsHandle(); h != nil {
+			h.Query()
+		}
 	}
 }
 
@@ -144,6 +154,7 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	RegisterRand(L, sb, func(*lua.LState) *sbrand.Rand { return rt.rand })
 	registerSQL(L, sb)
 	registerPlan(L, sb)
+	registerProgress(L, sb)
 	lj.FFIC = ffiC(L)
 	lj.OpenLuaJIT()
 	s.setRequirePaths(L)

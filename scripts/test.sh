@@ -68,6 +68,15 @@ if ! command -v chromium >/dev/null 2>&1; then
 		echo "test.sh: no chromium: the HTML report's browser test will skip (sudo apt-get install -y chromium)" >&2
 	fi
 fi
+# The progress's test runs the program in a real terminal: tmux.
+if ! command -v tmux >/dev/null 2>&1; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "test.sh: installing tmux with apt-get (the progress's terminal test)" >&2
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+	else
+		echo "test.sh: no tmux: the progress's terminal test will skip (sudo apt-get install -y tmux)" >&2
+	fi
+fi
 # Test artifacts (the HTML report's screenshot) are kept in artifacts/.
 export SBTEST_ARTIFACTS=${SBTEST_ARTIFACTS:-$PWD/artifacts}
 

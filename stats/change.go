@@ -88,15 +88,23 @@ func Compare(baseline, candidate []float64, level float64) (Change, error) {
 	return c, nil
 }
 
-// String reads "+12.4%, 95% CI +8.1% to +16.9%, 5 rounds each", or begins
-// "no difference detected" when the interval holds 0 and then says what
-// the rounds could have detected.
+// String is the change with its interval: "+12.4%, 95% CI +8.1% to
+// +16.9%, 5 rounds each", and, when the interval holds 0, what the rounds
+// could have detected: "; these rounds detect about ±9.0% or more". The
+// verdict's word (Verdict) is the caller's to put before it: the change
+// does not know which side is better.
 func (c Change) String() string {
 	s := fmt.Sprintf("%s, %s CI %s to %s, %s", pct(c.Estimate), pct0(c.Level), pct(c.Low), pct(c.High), roundsText(c.BaselineRounds, c.CandidateRounds))
 	if !c.Detected {
-		s = "no difference detected: " + s + fmt.Sprintf("; these rounds detect about ±%.1f%% or more", 100*c.Detectable)
+		s += fmt.Sprintf("; these rounds detect about ±%.1f%% or more", 100*c.Detectable)
 	}
 	return s
+}
+
+// Verdict is the change's word for a figure where higher is better (a
+// rate) or lower is (a latency): Better, Worse or NoDifference.
+func (c Change) Verdict(higherIsBetter bool) Verdict {
+	return Judge(c.Low, c.High, higherIsBetter)
 }
 
 // welch is Welch's two-sample t on the logs of the figures.

@@ -116,6 +116,9 @@ func TestCompareString(t *testing.T) {
 	if s := ch.String(); !strings.HasPrefix(s, "+12.2%, 95% CI +") || !strings.HasSuffix(s, ", 5 rounds each") {
 		t.Errorf("String() = %q", s)
 	}
+	if ch.Verdict(true) != Better || ch.Verdict(false) != Worse {
+		t.Errorf("a clear gain's verdicts: %q for a rate, %q for a latency", ch.Verdict(true), ch.Verdict(false))
+	}
 	same, err := Compare(a, []float64{1003, 992, 1008, 997, 1001}, 0.90)
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +126,11 @@ func TestCompareString(t *testing.T) {
 	if same.Detected || same.Low > 0 || same.High < 0 || same.Detectable <= 0 {
 		t.Fatalf("noise detected as a change: %+v", same)
 	}
-	if s := same.String(); !strings.HasPrefix(s, "no difference detected: ") || !strings.Contains(s, "90% CI") || !strings.Contains(s, "these rounds detect about ±") {
+	if s := same.String(); !strings.Contains(s, "90% CI") || !strings.Contains(s, "; these rounds detect about ±") {
 		t.Errorf("String() = %q", s)
+	}
+	if same.Verdict(true) != NoDifference || same.Verdict(false) != NoDifference {
+		t.Errorf("noise's verdicts: %q, %q", same.Verdict(true), same.Verdict(false))
 	}
 	if len(same.Notes) != 0 {
 		t.Errorf("notes on ordinary rounds: %q", same.Notes)
@@ -227,5 +233,24 @@ func checkKeys(t *testing.T, v any, keys ...string) {
 	slices.Sort(keys)
 	if !slices.Equal(got, keys) {
 		t.Errorf("JSON keys %q, want %q", got, keys)
+	}
+}
+
+// TestJudge: the verdict's word follows from the interval and the figure's
+// better side alone.
+func TestJudge(t *testing.T) {
+	for _, c := range []struct {
+		low, high float64
+		higher    bool
+		want      Verdict
+	}{
+		{0.01, 0.2, true, Better}, {0.01, 0.2, false, Worse},
+		{-0.2, -0.01, true, Worse}, {-0.2, -0.01, false, Better},
+		{-0.1, 0.1, true, NoDifference}, {-0.1, 0.1, false, NoDifference},
+		{0, 0.1, true, NoDifference}, {0, 0, false, NoDifference},
+	} {
+		if got := Judge(c.low, c.high, c.higher); got != c.want {
+			t.Errorf("Judge(%v, %v, higher is better %v) = %q, want %q", c.low, c.high, c.higher, got, c.want)
+		}
 	}
 }

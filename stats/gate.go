@@ -27,23 +27,26 @@ type Gate struct {
 	Level float64
 }
 
-// Verdicts of a GateResult.
-const (
-	Pass = "pass"
-	Fail = "fail"
-)
-
 // GateResult is a Gate's verdict with the numbers behind it. Relative
 // values are fractions of the baseline: −0.098 is 9.8% lower.
 type GateResult struct {
-	// Verdict is Pass or Fail.
+	// Verdict is the gate's outcome, Pass or Fail: Fail only when
+	// ChangeVerdict is Worse and even Bound is beyond Limit.
 	Verdict string `json:"verdict"`
+	// ChangeVerdict is what the interval [Low, High] says of the change:
+	// Better, Worse or NoDifference (the words of every comparison).
+	ChangeVerdict Verdict `json:"change_verdict"`
 	// Change is candidate / baseline − 1 on the geometric means.
 	Change float64 `json:"change"`
-	// Bound is the one-sided confidence bound of Change on the good side:
-	// the best the candidate may be (its upper bound for throughput, its
-	// lower bound for latency). The gate fails when even that is beyond
-	// Limit.
+	// Low and High are the one-sided confidence bounds of Change at
+	// Level, below and above: together the two-sided interval at
+	// IntervalLevel (2·Level − 1, 90% for the gate's 95%).
+	Low           float64 `json:"low"`
+	High          float64 `json:"high"`
+	IntervalLevel float64 `json:"interval_level"`
+	// Bound is the one of Low and High on the good side: the best the
+	// candidate may be (High for throughput, Low for latency). The gate
+	// fails when even that is beyond Limit.
 	Bound float64 `json:"bound"`
 	// Limit is the worst change tolerated: −Threshold for throughput,
 	// +Threshold for latency.
@@ -81,6 +84,9 @@ func (g Gate) Check(baseline, candidate []float64) (GateResult, error) {
 	r := GateResult{
 		Verdict:          Pass,
 		Change:           math.Expm1(w.diff),
+		Low:              math.Expm1(w.diff - t*w.se),
+		High:             math.Expm1(w.diff + t*w.se),
+		IntervalLevel:    2*w.level - 1,
 		Limit:            limitRatio - 1,
 		Threshold:        g.Threshold,
 		HigherIsBetter:   g.HigherIsBetter,
@@ -104,7 +110,8 @@ func (g Gate) Check(baseline, candidate []float64) (GateResult, error) {
 			r.Verdict = Fail
 		}
 	}
-	if err := allFinite(r.Change, r.Bound, r.Detectable); err != nil {
+	r.ChangeVerdict = Judge(r.Low, r.High, g.HigherIsBetter)
+	if err := allFinite(r.Change, r.Low, r.High, r.Detectable); err != nil {
 		return GateResult{}, err
 	}
 	return r, nil
@@ -113,18 +120,20 @@ func (g Gate) Check(baseline, candidate []float64) (GateResult, error) {
 // Failed reports whether the verdict is Fail.
 func (r GateResult) Failed() bool { return r.Verdict == Fail }
 
-// String reads, for throughput, "FAIL: -9.8%, at 95% confidence no better
-// than -6.1%, beyond the -5.0% tolerated; 5 rounds each", or "pass: ...
-// not shown beyond the -5.0% tolerated".
+// String reads the change's verdict with its interval, then the gate's
+// outcome: "worse: -9.8%, 90% CI -13.4% to -6.1%, 5 rounds each; fail:
+// beyond the -5.0% tolerated", "better: +20.0%, 90% CI ...; pass", "no
+// difference detected: ...; pass: not shown beyond the -5.0% tolerated".
+// The interval's ends are the gate's one-sided 95% bounds, so a failure is
+// always a worsening the interval shows.
 func (r GateResult) String() string {
-	side := "no lower than"
-	if r.HigherIsBetter {
-		side = "no better than"
+	s := fmt.Sprintf("%s: %s, %s CI %s to %s, %s; %s", r.ChangeVerdict, pct(r.Change), pct0(r.IntervalLevel), pct(r.Low), pct(r.High),
+		roundsText(r.BaselineRounds, r.CandidateRounds), r.Verdict)
+	switch {
+	case r.Failed():
+		s += fmt.Sprintf(": beyond the %s tolerated", pct(r.Limit))
+	case r.ChangeVerdict != Better:
+		s += fmt.Sprintf(": not shown beyond the %s tolerated", pct(r.Limit))
 	}
-	head, verdict := "pass", "not shown beyond"
-	if r.Failed() {
-		head, verdict = "FAIL", "beyond"
-	}
-	return fmt.Sprintf("%s: %s, at %s confidence %s %s, %s the %s tolerated; %s",
-		head, pct(r.Change), pct0(r.Level), side, pct(r.Bound), verdict, pct(r.Limit), roundsText(r.BaselineRounds, r.CandidateRounds))
+	return s
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -113,13 +112,14 @@ func TestGateVerdicts(t *testing.T) {
 		want      string
 		text      string
 	}{
-		{"clear slowdown", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{880, 890, 870, 885, 875}, Fail, "FAIL: -12.0%, at 95% confidence no better than -11."},
-		{"median moved, not shown", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{800, 1100, 900, 1050, 850}, Pass, "pass: -6.7%, at 95% confidence no better than +6.3%"},
-		{"slower within tolerance", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{970, 980, 960, 975, 965}, Pass, "not shown beyond the -5.0% tolerated"},
-		{"faster", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{1200, 1210, 1190, 1205, 1195}, Pass, "pass: +20.0%"},
-		{"latency up", Gate{Threshold: 0.05}, []float64{1200, 1210, 1190, 1205, 1195}, Fail, "no lower than +1"},
-		{"latency down", Gate{Threshold: 0.05}, []float64{880, 890, 870, 885, 875}, Pass, "not shown beyond the +5.0% tolerated"},
-		{"zero threshold", Gate{HigherIsBetter: true}, []float64{970, 980, 960, 975, 965}, Fail, "beyond the +0.0% tolerated"},
+		{"clear slowdown", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{880, 890, 870, 885, 875}, Fail, "worse: -12.0%, 90% CI -12.9% to -11.1%, 5 rounds each; fail: beyond the -5.0% tolerated"},
+		// Issue 48, item 4: the interval's far end is no limit on anything.
+		{"median moved, not shown", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{800, 1100, 900, 1050, 850}, Pass, "no difference detected: -6.7%, 90% CI -18.1% to +6.3%, 5 rounds each; pass: not shown beyond the -5.0% tolerated"},
+		{"slower within tolerance", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{970, 980, 960, 975, 965}, Pass, "worse: -3.0%, 90% CI -3.9% to -2.1%, 5 rounds each; pass: not shown beyond the -5.0% tolerated"},
+		{"faster", Gate{Threshold: 0.05, HigherIsBetter: true}, []float64{1200, 1210, 1190, 1205, 1195}, Pass, "better: +20.0%, 90% CI +19.0% to +21.0%, 5 rounds each; pass"},
+		{"latency up", Gate{Threshold: 0.05}, []float64{1200, 1210, 1190, 1205, 1195}, Fail, "worse: +20.0%, 90% CI +19.0% to +21.0%, 5 rounds each; fail: beyond the +5.0% tolerated"},
+		{"latency down", Gate{Threshold: 0.05}, []float64{880, 890, 870, 885, 875}, Pass, "better: -12.0%, 90% CI -12.9% to -11.1%, 5 rounds each; pass"},
+		{"zero threshold", Gate{HigherIsBetter: true}, []float64{970, 980, 960, 975, 965}, Fail, "worse: -3.0%, 90% CI -3.9% to -2.1%, 5 rounds each; fail: beyond the +0.0% tolerated"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -130,8 +130,13 @@ func TestGateVerdicts(t *testing.T) {
 			if r.Verdict != c.want {
 				t.Errorf("verdict %s, want %s: %v", r.Verdict, c.want, r)
 			}
-			if !strings.Contains(r.String(), c.text) {
-				t.Errorf("String() = %q, want it to contain %q", r, c.text)
+			if r.String() != c.text {
+				t.Errorf("String() = %q, want %q", r, c.text)
+			}
+			// A failure is a worsening the interval shows, at the
+			// same confidence: never "no difference detected".
+			if r.Failed() && r.ChangeVerdict != Worse {
+				t.Errorf("failed with the verdict %q", r.ChangeVerdict)
 			}
 			if r.Level != DefaultLevel || r.BaselineRounds != 5 || r.CandidateRounds != 5 || r.Threshold != c.g.Threshold {
 				t.Errorf("figures behind the verdict: %+v", r)
@@ -162,5 +167,5 @@ func TestGateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkKeys(t, r, "verdict", "change", "bound", "limit", "threshold", "higher_is_better", "level", "detectable", "baseline_rounds", "candidate_rounds", "degrees_of_freedom", "method", "notes")
+	checkKeys(t, r, "verdict", "change_verdict", "change", "low", "high", "interval_level", "bound", "limit", "threshold", "higher_is_better", "level", "detectable", "baseline_rounds", "candidate_rounds", "degrees_of_freedom", "method", "notes")
 }
