@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -83,6 +84,7 @@ func (p *program) compareCommand(args []string) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	m.ForceCleanup = p.takesForceCleanup()
 	exe, err := os.Executable()
 	if err != nil {
 		return p.fail(fmt.Errorf("compare: cannot find this program's path: %v", err))
@@ -119,6 +121,24 @@ func (p *program) compareCommand(args []string) int {
 		return p.fail(err)
 	}
 	return p.fail(p.runComparison(m, dir, exe, versions, format))
+}
+
+// takesForceCleanup says whether a script declares --force-cleanup, read
+// once per script without running it.
+func (p *program) takesForceCleanup() func(script string) bool {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(script string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		takes, ok := seen[script]
+		if !ok {
+			opts, _ := p.testOptions(nil, script, readBudget)
+			takes = optionNamed(opts, "force-cleanup")
+			seen[script] = takes
+		}
+		return takes
+	}
 }
 
 // bundledScript says whether a name is one of the embedded scripts.
