@@ -365,12 +365,11 @@ func (p *program) runComparison(m *compare.Matrix, dir, exe string, versions map
 	pending, failed := r.Pending(), r.Failed()
 	switch {
 	case errors.Is(runErr, compare.ErrStopped):
-		msg := fmt.Sprintf("compare: stopped with %d of %d cells not done: run the same command again to resume", pending, plan.Cells())
 		select {
 		case in := <-first:
 			return interruptError(in, fmt.Sprintf("The comparison was interrupted by %s: %d of %d cells not done; run the same command again to resume", in.Name(), pending, plan.Cells()))
-		default:
-			return errors.New(msg)
+		default: // stopped by whoever runs it in-process
+			return fmt.Errorf("compare: stopped with %d of %d cells not done: run the same command again to resume", pending, plan.Cells())
 		}
 	case runErr != nil:
 		return runErr

@@ -510,11 +510,13 @@ func (p *program) statementStats(spec *runSpec, t engine.Test, res *report.Resul
 
 // fail prints err as FATAL lines, one per error it joins, and returns the
 // exit status for it: the one place errors are printed. Our commands print
-// them on standard error; what one of them fails at after a signal failed
-// because of it, and its line is runOurs' (or the command's own).
+// them on standard error; what one of them fails at after a signal (not
+// the reader of its output going away) failed because of it, and its line
+// is runOurs' (or the command's own).
 func (p *program) fail(err error) int {
 	diag := p.diag()
-	signalled := p.command != "" && engine.Interrupted(p.ctx) != nil
+	sig := engine.Interrupted(p.ctx)
+	signalled := p.command != "" && sig != nil && sig.Signal != syscall.SIGPIPE
 	for _, e := range engine.Leaves(err) {
 		var plain plainError
 		var usage usageError
