@@ -30,7 +30,7 @@ DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
 IMAGE       ?= sysbench-go:latest
 
-.PHONY: build test test-loaded unit demo bench conformance luasuite lint clean install uninstall dist image soak
+.PHONY: build test test-loaded unit demo man bench conformance luasuite lint clean install uninstall dist image soak
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -55,6 +55,12 @@ unit:
 # A real workload end to end on the embedded SQLite engine: no server.
 demo: build
 	bash scripts/demo.sh $(BIN)
+
+# The manual page, beside the binary: man -l bin/sysbench-go.1 (make
+# install puts it where man finds it).
+man: build
+	$(BIN) man > $(BIN).1
+	@echo "man -l $(BIN).1"
 
 # Side-by-side benchmark against the reference sysbench on local servers.
 bench: build

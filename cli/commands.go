@@ -20,6 +20,9 @@ type ourCommand struct {
 	run  func(p *program, args []string) int
 	// hidden commands are for the shell's completion only.
 	hidden bool
+	// ownSignals: the command stops by itself on a signal, and says so
+	// (runOurs).
+	ownSignals bool
 }
 
 // ourCommands are the commands beyond sysbench's, in --help order.
@@ -28,9 +31,9 @@ func ourCommands() []ourCommand {
 		{name: "report", usage: "[options] FILE...", help: "print the final report of a --results file, or of several merged (see '$0 report --help')",
 			options: reportOptions, run: (*program).reportCommand},
 		{name: "compare", usage: "--matrix=FILE --dir=DIR", help: "run a comparison matrix of targets, workloads, thread counts and rounds, with side-by-side tables and an HTML report (see '$0 compare --help')",
-			options: compareOptions, run: (*program).compareCommand},
+			options: compareOptions, run: (*program).compareCommand, ownSignals: true},
 		{name: "start", usage: "[options] URL...", help: "start the instances of a distributed run together, then merge their results (see '$0 start --help')",
-			options: startOptions, args: []string{}, run: (*program).startCommand},
+			options: startOptions, args: []string{}, run: (*program).startCommand, ownSignals: true},
 		{name: "deploy", usage: "kubernetes --instances=N [options] TESTNAME [options] run", help: "print the Kubernetes manifests of a distributed run of N instances (see '$0 deploy --help')",
 			options: deployOptions, args: []string{"kubernetes"}, run: (*program).deployCommand},
 		{name: "completion", usage: "bash|zsh", help: "print the shell completion script (see '$0 completion --help')",
@@ -39,6 +42,12 @@ func ourCommands() []ourCommand {
 			options: helpOnly, args: []string{}, run: (*program).manCommand},
 		{name: completeCommandName, hidden: true, run: (*program).completeCommand},
 	}
+}
+
+// helpText is what the command does, for --help, the manual page and the
+// shell's completion: its help with prog, the program's name, for $0.
+func (c ourCommand) helpText(prog string) string {
+	return strings.ReplaceAll(c.help, "$0", prog)
 }
 
 // helpOnly are the options of a command that has no others.
@@ -68,7 +77,7 @@ func printCommands(w io.Writer, prog string) {
 		if c.usage != "" {
 			usage += " " + c.usage
 		}
-		fmt.Fprintf(w, "  %s - %s\n", usage, strings.ReplaceAll(c.help, "$0", prog))
+		fmt.Fprintf(w, "  %s - %s\n", usage, c.helpText(prog))
 	}
 	fmt.Fprintln(w)
 }

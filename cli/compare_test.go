@@ -147,15 +147,16 @@ script = "oltp_read_write"
 		t.Fatal(err)
 	}
 
-	// Interrupted after a few cells: the running cell finishes and is kept.
+	// Interrupted after a few cells: the running cell finishes and is
+	// kept; the status is SIGINT's, the line on standard error.
 	first := startCompare(t, "--matrix="+matrix, "--dir="+out)
 	manifestUntil(t, out, 2*time.Minute, func(m *compare.Manifest) bool { return countStatus(m, compare.StatusDone) >= 3 })
 	first.cmd.Process.Signal(syscall.SIGINT)
-	if code := first.wait(t); code != 1 {
-		t.Fatalf("interrupted compare exited %d, want 1\n%s\n%s", code, first.out.String(), first.err.String())
+	if code := first.wait(t); code != 130 {
+		t.Fatalf("interrupted compare exited %d, want 130\n%s\n%s", code, first.out.String(), first.err.String())
 	}
-	if !strings.Contains(first.out.String(), "FATAL: compare: stopped with") || !strings.Contains(first.out.String(), "run the same command again to resume") {
-		t.Errorf("no resume hint after the interrupt:\n%s", first.out.String())
+	if !strings.Contains(first.err.String(), "\nThe comparison was interrupted by SIGINT: ") || !strings.HasSuffix(first.err.String(), "run the same command again to resume\n") {
+		t.Errorf("no resume hint after the interrupt:\n%s", first.err.String())
 	}
 	stopped, err := compare.ReadManifest(out)
 	if err != nil {
@@ -647,7 +648,8 @@ script = "oltp_point_select"
 			refusal := `FATAL: compare: refusing to drop tables this comparison did not create (db: sbtest1): `
 
 			plan := startCompare(t, "--matrix="+matrix, "--plan")
-			if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), "db, data set sb: drops (where they exist) and creates sbtest1; not created by this comparison: sbtest1 (refused)\n"+refusal) {
+			if code := plan.wait(t); code != 1 || !strings.HasSuffix(plan.out.String(), "db, data set sb: drops (where they exist) and creates sbtest1; not created by this comparison: sbtest1 (refused)\n") ||
+				!strings.HasPrefix(plan.err.String(), refusal) {
 				t.Errorf("--plan exited %d:\n%s%s", code, plan.out.String(), plan.err.String())
 			}
 			untouched("after --plan")
@@ -793,7 +795,7 @@ options = { tables = 2 }
 			t.Fatal(err)
 		}
 		plan := startCompare(t, "--matrix="+matrix, "--plan")
-		if code := plan.wait(t); code != 1 || !strings.Contains(plan.out.String(), want) {
+		if code := plan.wait(t); code != 1 || !strings.Contains(plan.err.String(), want) {
 			t.Errorf("prepare = %q: --plan exited %d; want %q:\n%s%s", prepare, code, want, plan.out.String(), plan.err.String())
 		}
 	}

@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/compare"
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/lua"
 	"github.com/sysbench-go/sysbench-go/options"
@@ -55,7 +57,7 @@ func (p *program) compareCommand(args []string) int {
 		printCompareHelp(p.log.Out(), p.name())
 		return 0
 	case len(rest) > 0:
-		return p.fail(fmt.Errorf("compare: unexpected argument '%s' (usage: sysbench-go compare --matrix=FILE --dir=DIR)", rest[0]))
+		return p.fail(fmt.Errorf("compare: unexpected argument '%s' (usage: %s compare --matrix=FILE --dir=DIR)", rest[0], p.name()))
 	}
 	format := values.String("format")
 	if format != "text" && format != "markdown" {
@@ -69,7 +71,7 @@ func (p *program) compareCommand(args []string) int {
 		return p.fail(p.compareReport(dir, format))
 	}
 	if values.String("matrix") == "" || (dir == "" && !values.Bool("plan")) {
-		return p.fail(errors.New("compare: --matrix=FILE and --dir=DIR are needed (sysbench-go compare --help)"))
+		return p.fail(fmt.Errorf("compare: --matrix=FILE and --dir=DIR are needed (%s compare --help)", p.name()))
 	}
 	if dir != "" {
 		if err := compare.CheckMatrixPlace(values.String("matrix"), dir); err != nil {
@@ -83,6 +85,7 @@ func (p *program) compareCommand(args []string) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	m.ForceCleanup = p.takesForceCleanup()
 	exe, err := os.Executable()
 	if err != nil {
 		return p.fail(fmt.Errorf("compare: cannot find this program's path: %v", err))
@@ -119,6 +122,24 @@ func (p *program) compareCommand(args []string) int {
 		return p.fail(err)
 	}
 	return p.fail(p.runComparison(m, dir, exe, versions, format))
+}
+
+// takesForceCleanup says whether a script declares --force-cleanup, read
+// once per script without running it.
+func (p *program) takesForceCleanup() func(script string) bool {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(script string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		takes, ok := seen[script]
+		if !ok {
+			opts, _ := p.testOptions(nil, script, readBudget)
+			takes = optionNamed(opts, "force-cleanup")
+			seen[script] = takes
+		}
+		return takes
+	}
 }
 
 // bundledScript says whether a name is one of the embedded scripts.
@@ -174,7 +195,7 @@ func (p *program) checkMatrix(m *compare.Matrix, exe string) (map[string]string,
 		versions[t.Name] = v
 	}
 	for _, c := range m.ScriptChecks() {
-		out, err := exec.Command(exe, c.Args...).CombinedOutput()
+		out, err := exec.CommandContext(p.ctx, exe, c.Args...).CombinedOutput()
 		if err != nil {
 			msg, key := firstProblem(out, err), c.Key
 			if opt, ok := strings.CutPrefix(msg, "invalid option: --"); ok {
@@ -313,9 +334,14 @@ func (p *program) runComparison(m *compare.Matrix, dir, exe string, versions map
 	defer signal.Stop(sig)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(p.ctx))
 	defer cancel()
+	// The first signal, which the exit status gives (128 + its number).
+	first := make(chan *engine.Interrupt, 1)
 	go func() {
 		stopping := false
 		for s := range sig {
+			if !stopping {
+				first <- &engine.Interrupt{Signal: s.(syscall.Signal)}
+			}
 			if stopping || s == syscall.SIGTERM {
 				close(now)
 				return
@@ -339,7 +365,12 @@ func (p *program) runComparison(m *compare.Matrix, dir, exe string, versions map
 	pending, failed := r.Pending(), r.Failed()
 	switch {
 	case errors.Is(runErr, compare.ErrStopped):
-		return fmt.Errorf("compare: stopped with %d of %d cells not done: run the same command again to resume", pending, plan.Cells())
+		select {
+		case in := <-first:
+			return interruptError(in, fmt.Sprintf("The comparison was interrupted by %s: %d of %d cells not done; run the same command again to resume", in.Name(), pending, plan.Cells()))
+		default: // stopped by whoever runs it in-process
+			return fmt.Errorf("compare: stopped with %d of %d cells not done: run the same command again to resume", pending, plan.Cells())
+		}
 	case runErr != nil:
 		return runErr
 	case failed > 0:

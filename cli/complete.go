@@ -124,7 +124,7 @@ func (p *program) runCompletions(prev []string, cur string, extra []options.Opti
 		if extra == nil {
 			for _, c := range ourCommands() {
 				if !c.hidden {
-					out = append(out, candidate{c.name, c.help})
+					out = append(out, candidate{c.name, c.helpText(p.name())})
 				}
 			}
 		}
@@ -287,11 +287,11 @@ func (p *program) completionCommand(args []string) int {
 	switch {
 	case !ok:
 		return 1
-	case values.Bool("help") || len(rest) != 1:
+	case values.Bool("help"):
 		printCompletionHelp(p.log.Out(), p.name())
-		if values.Bool("help") {
-			return 0
-		}
+		return 0
+	case len(rest) != 1:
+		printCompletionHelp(p.stderr, p.name()) // a usage error, not the output asked for
 		return 1
 	}
 	name := p.name()
@@ -309,8 +309,8 @@ func (p *program) completionCommand(args []string) int {
 func printCompletionHelp(out io.Writer, prog string) {
 	fmt.Fprintf(out, "Usage:\n  %[1]s completion bash|zsh\n\n", prog)
 	fmt.Fprintf(out, "Prints the shell completion script: options (a workload's own once its name is on the line), their\nvalues where they have a few, the bundled workloads, the built-in tests and the commands.\nA script's options are read in a sandbox: its code cannot touch a file, the network, a process\nor the clock.\n\n")
-	fmt.Fprintf(out, "  bash: source <(%s completion bash), or save it as\n        ~/.local/share/bash-completion/completions/sysbench-go\n", prog)
-	fmt.Fprintf(out, "  zsh:  save it as _sysbench-go in a directory of $fpath (make install does both)\n\n")
+	fmt.Fprintf(out, "  bash: source <(%[1]s completion bash), or save it as\n        ~/.local/share/bash-completion/completions/%[1]s\n", prog)
+	fmt.Fprintf(out, "  zsh:  save it as _%s in a directory of $fpath (make install does both)\n\n", prog)
 }
 
 // funcName is a shell function name for program name.

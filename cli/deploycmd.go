@@ -37,12 +37,16 @@ var reservedRunOptions = []string{"instance", "start-at", "await-start", "serve-
 // TESTNAME [options] run': it checks the run's command line as a run would
 // and prints the manifests of the distributed run.
 func (p *program) deployCommand(args []string) int {
-	if len(args) == 0 || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		printDeployHelp(p.stderr, p.name()) // a usage error, not the output asked for
+		return 1
+	}
+	if args[0] == "--help" || args[0] == "help" {
 		printDeployHelp(p.log.Out(), p.name())
-		return boolInt(len(args) == 0)
+		return 0
 	}
 	if args[0] != "kubernetes" {
-		return p.fail(fmt.Errorf("deploy: '%s': the only target is kubernetes (sysbench-go deploy kubernetes --instances=N ...)", args[0]))
+		return p.fail(fmt.Errorf("deploy: '%s': the only target is kubernetes (%s deploy kubernetes --instances=N ...)", args[0], p.name()))
 	}
 	own, run := splitDeployArgs(args[1:])
 	values, _, ok := p.commandArgs(deployOptions, own)

@@ -18,7 +18,7 @@ func (p *program) manCommand(args []string) int {
 	case !ok:
 		return 1
 	case values.Bool("help"):
-		fmt.Fprintf(p.log.Out(), "Usage:\n  sysbench-go man > sysbench-go.1\n\nPrints the manual page (roff); man -l sysbench-go.1 shows it.\n\n")
+		fmt.Fprintf(p.log.Out(), "Usage:\n  %s man > sysbench-go.1\n\nPrints the manual page (roff); man -l sysbench-go.1 shows it.\n\n", p.name())
 		return 0
 	case len(rest) > 0:
 		return p.fail(fmt.Errorf("man: unexpected argument '%s'", rest[0]))
@@ -81,7 +81,7 @@ func (p *program) writeManPage(w io.Writer) {
 	}
 	for _, c := range ourCommands() {
 		if !c.hidden {
-			fmt.Fprintf(w, ".TP\n.B %s\n%s\n", c.name, roff(c.help))
+			fmt.Fprintf(w, ".TP\n.B %s\n%s\n", c.name, roff(c.helpText("sysbench-go")))
 		}
 	}
 	fmt.Fprintf(w, ".SH OPTIONS\nOptions are \\fB\\-\\-name=value\\fR, or \\fB\\-\\-name\\fR for a boolean (on/off, true/false, yes/no, 1/0), in any position.\n")

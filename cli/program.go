@@ -79,6 +79,10 @@ type program struct {
 	tests   []engine.Builtin
 	// dropIn: the program runs as `sysbench` (versionText).
 	dropIn bool
+	// command is the name of our command that runs (report, compare, ...),
+	// "" for the sysbench drop-in: ours print what they are asked for on
+	// standard output and every diagnostic on standard error (diag).
+	command string
 }
 
 // main runs the steps in the reference's order: general options, help and
@@ -87,7 +91,7 @@ type program struct {
 func (p *program) main(args []string) int {
 	if len(args) > 0 {
 		if c, ok := findCommand(args[0]); ok {
-			return c.run(p, args[1:])
+			return p.runOurs(c, args[1:])
 		}
 	}
 	cl, err := parseArgs(args)
@@ -126,12 +130,53 @@ func (p *program) main(args []string) int {
 	return p.runScript(spec)
 }
 
+// runOurs runs one of our commands. A signal that cuts it short ends it
+// with 128 + the signal's number and, on standard error, a line saying
+// so: a command that watches the signal itself (ownSignals: compare,
+// start) returns with its own line; one that does not (a report reading
+// a slow file, deploy loading a script) is left where it was, since
+// nothing it does is worth finishing once told to stop. When the reader
+// of standard output goes away (SIGPIPE's status, no line), the command
+// goes on, its writes failing at once, so that its files are written.
+func (p *program) runOurs(c ourCommand, args []string) int {
+	p.command = c.name
+	done := make(chan int, 1)
+	go func() { done <- c.run(p, args) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-p.ctx.Done():
+		if in := engine.Interrupted(p.ctx); c.ownSignals || in == nil || in.Signal == syscall.SIGPIPE {
+			code = <-done
+		}
+	}
+	in := engine.Interrupted(p.ctx)
+	if in == nil || code == in.ExitCode() {
+		return code
+	}
+	// No line when the reader went away (| head): nobody asked to stop.
+	if in.Signal != syscall.SIGPIPE {
+		p.fail(interruptError(in, fmt.Sprintf("The '%s' command was interrupted by %s", c.name, in.Name())))
+	}
+	return in.ExitCode()
+}
+
+// diag is where diagnostics go: standard error for our commands; for the
+// drop-in, the output, where the reference prints its FATAL and WARNING
+// lines.
+func (p *program) diag() io.Writer {
+	if p.command != "" {
+		return p.stderr
+	}
+	return p.log.Out()
+}
+
 // resolve resolves spec, printing its warnings and its error (as the
 // reference, before the banner and at any verbosity), and applies what it
 // says of the program's output: the verbosity, the text report on standard
 // error when an output is standard output.
 func (p *program) resolve(spec *runSpec) bool {
-	out := p.log.Out()
+	out := p.diag()
 	if err := spec.resolve(func(msg string) { fmt.Fprintf(out, "WARNING: %s\n", msg) }); err != nil {
 		p.fail(err)
 		return false
@@ -485,8 +530,14 @@ func (p *program) statementStats(spec *runSpec, t engine.Test, res *report.Resul
 }
 
 // fail prints err as FATAL lines, one per error it joins, and returns the
-// exit status for it: the one place errors are printed.
+// exit status for it: the one place errors are printed. Our commands print
+// them on standard error; what one of them fails at after a signal (not
+// the reader of its output going away) failed because of it, and its line
+// is runOurs' (or the command's own).
 func (p *program) fail(err error) int {
+	diag := p.diag()
+	sig := engine.Interrupted(p.ctx)
+	signalled := p.command != "" && sig != nil && sig.Signal != syscall.SIGPIPE
 	for _, e := range engine.Leaves(err) {
 		var plain plainError
 		var usage usageError
@@ -496,16 +547,18 @@ func (p *program) fail(err error) int {
 		switch {
 		case engine.IsQuiet(e):
 		case errors.As(e, &line):
-			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
-		case errors.As(e, &in):
+			fmt.Fprintf(diag, "%s\n", line.msg)
+		case errors.As(e, &in), signalled:
 			// Its line is the caller's (interruptError), which knows
 			// what was interrupted.
 		case errors.As(e, &plain):
-			fmt.Fprintf(p.log.Out(), "%s\n", plain.msg)
+			fmt.Fprintf(diag, "%s\n", plain.msg)
 		case errors.As(e, &ce):
 			fmt.Fprintln(p.stderr, ce.Msg)
 		case errors.As(e, &usage):
 			fmt.Fprintln(p.stderr, usage.msg)
+		case p.command != "":
+			fmt.Fprintf(p.stderr, "FATAL: %v\n", e)
 		default:
 			p.log.Fatalf("%v", e)
 		}

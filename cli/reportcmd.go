@@ -44,7 +44,7 @@ func (p *program) reportCommand(args []string) int {
 		printReportHelp(p.log.Out(), p.name())
 		return 0
 	case len(files) == 0:
-		return p.fail(errors.New("report: no results file given (usage: sysbench-go report [options] FILE...)"))
+		return p.fail(fmt.Errorf("report: no results file given (usage: %s report [options] FILE...)", p.name()))
 	case values.IsSet("baseline"):
 		return p.gateCommand(values, files)
 	}

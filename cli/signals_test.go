@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -157,5 +161,213 @@ func TestSignalBeforeStart(t *testing.T) {
 				t.Errorf("results file's exit %+v, total %v: want 143, interrupted only, no total", res.Exit, res.Total)
 			}
 		})
+	}
+}
+
+// ourRun is one of our commands run as a process, its standard output
+// and standard error apart, the lines of standard error seen as they come.
+type ourRun struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer
+	mu     sync.Mutex
+	stderr strings.Builder
+	lines  chan string
+	done   chan struct{}
+}
+
+func startOurs(t *testing.T, args ...string) *ourRun {
+	t.Helper()
+	r := &ourRun{cmd: exec.Command(testenv.Binary(t), args...), lines: make(chan string, 100), done: make(chan struct{})}
+	r.cmd.Stdout = &r.stdout
+	pipe, err := r.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.cmd.Process.Kill() })
+	go func() {
+		defer close(r.done)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			r.mu.Lock()
+			r.stderr.WriteString(sc.Text() + "\n")
+			r.mu.Unlock()
+			select {
+			case r.lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	return r
+}
+
+// waitLine waits for a line of standard error that starts with s.
+func (r *ourRun) waitLine(t *testing.T, s string) {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case l := <-r.lines:
+			if strings.HasPrefix(l, s) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no line starting with %q within a minute:\n%s", s, r.errText())
+		}
+	}
+}
+
+func (r *ourRun) errText() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stderr.String()
+}
+
+// signal sends sig and returns the exit status, which must come within
+// a minute and not be a death by the signal.
+func (r *ourRun) signal(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { <-r.done; ended <- r.cmd.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatalf("still running a minute after %v:\n%s", sig, r.errText())
+	}
+	if ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("killed by %v instead of exiting:\n%s", ws.Signal(), r.errText())
+	}
+	return r.cmd.ProcessState.ExitCode()
+}
+
+// fifo makes a named pipe and returns its path and a function that
+// waits until the program has opened it for reading (it then waits for
+// data that never comes: a file on a stalled disk or network share).
+func fifo(t *testing.T, name string) (string, func()) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, func() {
+		t.Helper()
+		opened := make(chan *os.File, 1)
+		go func() {
+			// Blocks until a reader opens it.
+			if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+				opened <- f
+			}
+		}()
+		select {
+		case f := <-opened:
+			t.Cleanup(func() { f.Close() })
+		case <-time.After(time.Minute):
+			t.Fatalf("the program did not open %s within a minute", path)
+		}
+	}
+}
+
+// TestSignalEndsOurCommands: a signal that cuts one of our commands short
+// ends it with 128 + the signal's number and one line on standard error
+// saying so, whatever it was waiting for: a results file that does not
+// come (report, the gate), a script file (deploy), instances that are not
+// ready (start), a running cell (compare; TestCompareMatrix has the first
+// SIGINT's stop after the cell). Nothing on standard output (issue 48,
+// item 3: compare exited 1).
+func TestSignalEndsOurCommands(t *testing.T) {
+	t.Parallel()
+	t.Run("report", func(t *testing.T) {
+		t.Parallel()
+		path, opened := fifo(t, "r.json")
+		r := startOurs(t, "report", path)
+		opened()
+		checkOursInterrupted(t, r, syscall.SIGINT, "The 'report' command was interrupted by SIGINT")
+	})
+	t.Run("gate", func(t *testing.T) {
+		t.Parallel()
+		path, opened := fifo(t, "base.json")
+		r := startOurs(t, "report", "--baseline="+path, filepath.Join(t.TempDir(), "new.json"))
+		opened()
+		checkOursInterrupted(t, r, syscall.SIGTERM, "The 'report' command was interrupted by SIGTERM")
+	})
+	t.Run("deploy", func(t *testing.T) {
+		t.Parallel()
+		path, opened := fifo(t, "mine.lua")
+		r := startOurs(t, "deploy", "kubernetes", "--instances=2", path, "--time=10", "run")
+		opened()
+		checkOursInterrupted(t, r, syscall.SIGINT, "The 'deploy' command was interrupted by SIGINT")
+	})
+	t.Run("start", func(t *testing.T) {
+		t.Parallel()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		url := "http://" + ln.Addr().String()
+		ln.Close() // refused: never ready
+		r := startOurs(t, "start", "--ready-timeout=600", url)
+		r.waitLine(t, "Waiting at most 10m0s for 1 instances to be ready")
+		checkOursInterrupted(t, r, syscall.SIGINT, "The 'start' command was interrupted by SIGINT")
+	})
+	t.Run("compare", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		matrix := filepath.Join(dir, "m.toml")
+		doc := fmt.Sprintf("time = 60\nthreads = [1]\n\n[[target]]\nname = \"lite\"\ndriver = \"sqlite\"\noptions = { sqlite-db = %q }\n\n"+
+			"[[workload]]\nname = \"ps\"\nscript = \"oltp_point_select\"\noptions = { tables = 1, table-size = 100, rate = 50 }\n", filepath.Join(dir, "a.db"))
+		if err := os.WriteFile(matrix, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := startOurs(t, "compare", "--matrix="+matrix, "--dir="+filepath.Join(dir, "cmp"))
+		r.waitLine(t, "compare: cell 1 of 1")
+		checkOursInterrupted(t, r, syscall.SIGTERM, "The comparison was interrupted by SIGTERM: 1 of 1 cells not done; run the same command again to resume")
+		if !strings.Contains(r.stdout.String(), "\nReports: ") {
+			t.Errorf("no tables of what was done:\n%s", r.stdout.String())
+		}
+	})
+	// The reader of the output went away (| head): 141, and no line.
+	for _, args := range [][]string{{"man"}, {"completion", "bash"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			rd, wr, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd.Close()
+			cmd := exec.Command(testenv.Binary(t), args...)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = wr, &stderr
+			err = cmd.Run()
+			wr.Close()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 141 || stderr.Len() > 0 {
+				t.Errorf("exit %v, want 141 and nothing on standard error:\n%s", err, stderr.String())
+			}
+		})
+	}
+}
+
+// checkOursInterrupted sends sig to r and wants the exit status of the
+// signal, line as the last of standard error and no FATAL line; nothing
+// on standard output but compare's tables of what it did until then.
+func checkOursInterrupted(t *testing.T, r *ourRun, sig syscall.Signal, line string) {
+	t.Helper()
+	code := r.signal(t, sig)
+	errText := r.errText()
+	noPanic(t, errText)
+	if want := 128 + int(sig); code != want {
+		t.Errorf("exit %d, want %d\n%s", code, want, errText)
+	}
+	if !strings.HasSuffix(errText, "\n"+line+"\n") && errText != line+"\n" {
+		t.Errorf("standard error does not end with %q:\n%s", line, errText)
+	}
+	out := r.stdout.String()
+	if strings.Contains(errText+out, "FATAL") || (r.cmd.Args[1] != "compare" && out != "") {
+		t.Errorf("a FATAL line, or something on standard output:\n%s\n%s", out, errText)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/control"
+	"github.com/sysbench-go/sysbench-go/engine"
 	"github.com/sysbench-go/sysbench-go/options"
 	"github.com/sysbench-go/sysbench-go/report"
 )
@@ -76,25 +78,44 @@ func (p *program) startCommand(args []string) int {
 	}
 	urls, err := control.ExpandURLs(rest, int(n))
 	if err != nil {
-		return p.fail(fmt.Errorf("start: %v (usage: sysbench-go start [options] URL...)", err))
+		return p.fail(fmt.Errorf("start: %v (usage: %s start [options] URL...)", err, p.name()))
 	}
+	// What it is doing goes to standard error, with the diagnostics: the
+	// merged report is its output.
 	fleet := &control.Fleet{URLs: urls, Client: &http.Client{}, Poll: 200 * time.Millisecond, Lost: time.Minute,
-		Progress: func(format string, args ...any) { p.log.Noticef(format, args...) }}
-	p.log.Noticef("Waiting at most %s for %d instances to be ready...", secs["ready-timeout"], len(urls))
+		Progress: p.progress}
+	p.progress("Waiting at most %s for %d instances to be ready...", secs["ready-timeout"], len(urls))
 	if err := fleet.WaitReady(p.ctx, secs["ready-timeout"]); err != nil {
-		fleet.Abort(p.ctx, err.Error())
+		reason := err.Error()
+		if in := engine.Interrupted(p.ctx); in != nil {
+			reason = "the start command was interrupted by " + in.Name()
+		}
+		// Told even when a signal ended the wait: none waits for its
+		// --await-start to end.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), 5*time.Second)
+		fleet.Abort(ctx, reason)
+		cancel()
 		return p.fail(fmt.Errorf("start: %v", err))
 	}
 	at := time.Now().Add(secs["start-delay"]).UTC().Truncate(time.Millisecond)
 	if err := fleet.Start(p.ctx, at); err != nil {
 		return p.fail(fmt.Errorf("start: %v", err))
 	}
-	p.log.Noticef("Started %d instances: their measured windows begin at %s", len(urls), at.Format(time.RFC3339Nano))
+	p.progress("Started %d instances: their measured windows begin at %s", len(urls), at.Format(time.RFC3339Nano))
 	var deadline time.Time
 	if d := secs["timeout"]; d > 0 {
 		deadline = at.Add(d)
 	}
-	return p.mergeFetched(fleet.Collect(p.ctx, deadline), values, out, secs["serve-results"])
+	got := fleet.Collect(p.ctx, deadline)
+	if engine.Interrupted(p.ctx) != nil {
+		return 1 // runOurs says that a signal ended it
+	}
+	return p.mergeFetched(got, values, out, secs["serve-results"])
+}
+
+// progress writes a line of what the command is doing on standard error.
+func (p *program) progress(format string, args ...any) {
+	fmt.Fprintf(p.stderr, format+"\n", args...)
 }
 
 // mergeFetched merges the results files fetched, prints the report and
@@ -163,7 +184,7 @@ func (p *program) serveMerged(values *options.Values, d time.Duration) error {
 	}
 	defer stop()
 	ctl.Finish(data)
-	p.log.Noticef("Serving the merged results file at http://%s/results until it is fetched (at most %s)...", addr, d)
+	p.progress("Serving the merged results file at http://%s/results until it is fetched (at most %s)...", addr, d)
 	return ctl.WaitFetched(p.ctx, d)
 }
 

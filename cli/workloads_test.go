@@ -54,6 +54,7 @@ func TestBundledWorkloads(t *testing.T) {
 			defer wg.Done()
 			t.Run(driver, func(t *testing.T) {
 				w := openWorkloadDB(t, driver)
+				t.Run("cleanup-keeps-foreign", w.testCleanupKeepsForeign)
 				t.Run("shop", w.testShop)
 				t.Run("tpcb", w.testTPCB)
 				if driver == "pgsql" {
@@ -313,7 +314,9 @@ func (w *workloadDB) testTPCB(t *testing.T) {
 	w.cli(t, "tpcb_like", "--scale=0.1", "--threads=2", "prepare")
 	w.wantCounts(t, map[string]int64{"pgbench_branches": 1, "pgbench_tellers": 1,
 		"pgbench_accounts": 10000, "pgbench_history": 0})
-	w.wantDropped(t, "tpcb_load_state")
+	if !w.tableExists(t, "tpcb_meta") {
+		t.Errorf("%s: prepare left no tpcb_meta, the marker cleanup reads", w.driver)
+	}
 
 	// no --scale: the sizes come from the tables
 	w.checkTPCBLike(t)
@@ -337,7 +340,7 @@ func (w *workloadDB) testTPCB(t *testing.T) {
 	}
 	w.cli(t, "tpcb_like", "check")
 	w.cli(t, "tpcb_like", "cleanup")
-	w.wantDropped(t, "pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history")
+	w.wantDropped(t, "pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history", "tpcb_meta")
 }
 
 // testPgbenchInit: tpcb_like runs as is on a database made by pgbench -i.
@@ -359,7 +362,55 @@ func (w *workloadDB) testPgbenchInit(t *testing.T) {
 		t.Errorf("tpcb_like drew aid %d on a scale-1 database", max)
 	}
 	w.cli(t, "tpcb_like", "check")
-	w.cli(t, "tpcb_like", "cleanup")
+	// pgbench -i wrote no marker: cleanup refuses its tables until told.
+	w.refused(t, "cleanup refused: tables 'pgbench_history', 'pgbench_tellers', 'pgbench_accounts', 'pgbench_branches' exist but no tpcb_meta table says",
+		"tpcb_like", "cleanup")
+	if w.count(t, "pgbench_accounts") != 100000 {
+		t.Errorf("pgbench_accounts lost rows to a refused cleanup")
+	}
+	w.cli(t, "tpcb_like", "--force-cleanup", "cleanup")
+	w.wantDropped(t, "pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history")
+}
+
+// refused runs sysbench-go with the database's options and wants exit 1
+// with one FATAL line holding msg and nothing dropped or created.
+func (w *workloadDB) refused(t *testing.T, msg string, args ...string) {
+	t.Helper()
+	out, code := runCLI(t, append(append([]string{}, args...), w.args...)...)
+	if code != 1 || len(fatalLines(out)) != 1 || !strings.Contains(fatalLines(out)[0], msg) ||
+		strings.Contains(out, "Dropping") || strings.Contains(out, "Creating") {
+		t.Errorf("sysbench-go %s (%s): exit %d, want 1 and one FATAL line with %q and nothing dropped or created:\n%s",
+			strings.Join(args, " "), w.driver, code, msg, out)
+	}
+}
+
+// testCleanupKeepsForeign: the shop tables have common names. An
+// application's users table survives shop_mixed's cleanup (it was dropped)
+// and stops its prepare before anything is created; --force-cleanup drops
+// it when asked.
+func (w *workloadDB) testCleanupKeepsForeign(t *testing.T) {
+	for _, q := range []string{"CREATE TABLE users (name VARCHAR(20))", "INSERT INTO users VALUES ('alice')"} {
+		if err := w.exec(q); err != nil {
+			t.Fatalf("%s: %s: %v", w.driver, q, err)
+		}
+	}
+	w.refused(t, "cleanup refused: table 'users' exists but no shop_meta table says it was created by the shop workloads' prepare: nothing dropped (--force-cleanup=on drops it)",
+		"shop_mixed", "cleanup")
+	w.refused(t, "prepare refused: table 'users' already exists: nothing created", "shop_mixed", "--scale=0.001", "--threads=2", "prepare")
+	w.wantCounts(t, map[string]int64{"users": 1})
+	w.wantDropped(t, "shop_meta")
+	w.cli(t, "shop_mixed", "--force-cleanup", "cleanup")
+	w.wantDropped(t, "users")
+}
+
+// exec runs a statement on the test's database.
+func (w *workloadDB) exec(q string) error {
+	if w.pg != nil {
+		_, err := w.pg.Exec(context.Background(), q)
+		return err
+	}
+	_, err := w.db.Exec(q)
+	return err
 }
 
 func (w *workloadDB) testOLTP(t *testing.T) {

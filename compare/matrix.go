@@ -56,10 +56,16 @@ type Matrix struct {
 
 	// Path is the file it was read from; Dir its directory, which
 	// relative script paths are read from.
-	Path    string `toml:"-"`
-	Dir     string `toml:"-"`
-	pos     positions
-	bundled func(string) bool
+	Path string `toml:"-"`
+	Dir  string `toml:"-"`
+	// ForceCleanup says whether a script (as the command line names it)
+	// takes --force-cleanup, with which its cleanup drops tables that
+	// its own marker does not say its prepare created (the shop_* and
+	// tpcb_* workloads'): a matrix with replace_existing gives it, since
+	// this comparison has checked the tables itself. Nil: none does.
+	ForceCleanup func(script string) bool `toml:"-"`
+	pos          positions
+	bundled      func(string) bool
 }
 
 // TargetSpec is one database to compare.

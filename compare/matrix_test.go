@@ -166,6 +166,34 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// With replace_existing, a data set's cleanup gets --force-cleanup when
+// its script takes it (the shop_* and tpcb_* scripts, whose cleanup
+// otherwise refuses tables their marker does not list): this comparison
+// has checked the tables itself. Never without replace_existing, nor for
+// a script that does not take it.
+func TestCleanupForcedOnlyWithReplaceExisting(t *testing.T) {
+	m, err := parse(t, goodMatrix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	takes := map[string]bool{"oltp_common": true}
+	m.ForceCleanup = func(script string) bool { return takes[script] }
+	forced := func(command string) bool {
+		return slices.Contains(m.prepareArgs(&m.Targets[1], m.datasetNamed("sb"), command), "--force-cleanup=on")
+	}
+	if forced("cleanup") {
+		t.Error("--force-cleanup without replace_existing")
+	}
+	m.ReplaceExisting = true
+	if !forced("cleanup") || forced("prepare") {
+		t.Errorf("with replace_existing: cleanup forced %v (want true), prepare forced %v (want false)", forced("cleanup"), forced("prepare"))
+	}
+	takes["oltp_common"] = false
+	if forced("cleanup") {
+		t.Error("--force-cleanup given to a script that does not take it")
+	}
+}
+
 // A finished cell is kept when the matrix still runs it the same way, and
 // run again when its options changed.
 func TestResumeKeepsOnlyTheSameCells(t *testing.T) {

@@ -137,8 +137,12 @@ func (m *Matrix) prepareArgs(t *TargetSpec, d Dataset, command string) []string 
 		opts = map[string]any{}
 	}
 	maps.Copy(opts, d.Options)
-	out := append([]string{m.script(d.Script, m.isBundled(d.Script))}, m.TargetArgs(t)...)
+	script := m.script(d.Script, m.isBundled(d.Script))
+	out := append([]string{script}, m.TargetArgs(t)...)
 	out = append(out, args(opts)...)
+	if command == "cleanup" && m.ReplaceExisting && m.ForceCleanup != nil && m.ForceCleanup(script) {
+		out = append(out, "--force-cleanup=on")
+	}
 	return append(out, fmt.Sprintf("--threads=%d", m.PrepareThreads), command)
 }
 

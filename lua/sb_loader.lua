@@ -1,12 +1,18 @@
 -- sb_loader.lua: the parallel prepare (and cleanup helpers) shared by the shop_* and tpcb_*
 -- workloads (sysbench-go).
 --
--- Thread 0 creates the tables and a state table holding one row (id 1)
--- with a threads_done column; the other threads wait for that row. Each
--- thread loads its slice of every table with multi-row INSERTs, printing
--- progress, then counts itself done in the state table; the thread that
--- brings the count to --threads finishes the job (keys, indexes,
--- statistics).
+-- Thread 0 creates a state table holding one row (id 1) with a
+-- threads_done and a tables_created column, then the tables; the other
+-- threads wait until the row lists every table. Each thread loads its
+-- slice of every table with multi-row INSERTs, printing progress, then
+-- counts itself done in the state table; the thread that brings the count
+-- to --threads finishes the job (keys, indexes, statistics).
+--
+-- The state table stays: it is the marker that says which tables this
+-- tool's prepare created. Their names are common (users, orders,
+-- pgbench_accounts), so cleanup drops a table only when the marker lists
+-- it, and refuses (naming it) one that exists otherwise, unless
+-- --force-cleanup says to (docs/safety.md).
 --
 -- Used as `local loader = require("sb_loader")`; it defines no globals.
 --
@@ -22,15 +28,6 @@ function loader.check_driver(name, family)
    end
 end
 
--- Drops the tables, printing each as the reference's cleanup does.
-function loader.drop_tables(tables)
-   local con = sysbench.sql.driver():connect()
-   for _, t in ipairs(tables) do
-      print("Dropping table '" .. t .. "'...")
-      con:query("DROP TABLE IF EXISTS " .. t)
-   end
-   con:disconnect()
-end
 
 -- Closes the prepared statements in list (nil: none).
 function loader.close_all(list)
@@ -39,19 +36,144 @@ function loader.close_all(list)
    end
 end
 
-function loader.table_exists(con, name, tbl)
+-- Whether table tbl (or, with column, that column of it) exists; nil
+-- when the catalog gives no answer (a dry run).
+local function exists(con, name, tbl, column)
    local q
-   if name == "mysql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = DATABASE() AND table_name = '" .. tbl .. "'"
-   elseif name == "pgsql" then
-      q = "SELECT COUNT(*) FROM information_schema.tables " ..
-         "WHERE table_schema = current_schema() AND table_name = '" .. tbl .. "'"
-   else
+   if name == "sqlite" then
       q = "SELECT COUNT(*) FROM sqlite_master " ..
          "WHERE type = 'table' AND name = '" .. tbl .. "'"
+      if column then
+         q = "SELECT COUNT(*) FROM pragma_table_info('" .. tbl ..
+            "') WHERE name = '" .. column .. "'"
+      end
+   else
+      local schema = name == "mysql" and "DATABASE()" or "current_schema()"
+      q = "SELECT COUNT(*) FROM information_schema." ..
+         (column and "columns" or "tables") .. " WHERE table_schema = " ..
+         schema .. " AND table_name = '" .. tbl .. "'"
+      if column then
+         q = q .. " AND column_name = '" .. column .. "'"
+      end
    end
-   return tonumber(con:query_row(q)) > 0
+   local n = con:query_row(q)
+   if n == nil then
+      return nil
+   end
+   return tonumber(n) > 0
+end
+
+function loader.table_exists(con, name, tbl)
+   return exists(con, name, tbl) == true
+end
+
+local function refuse_existing(t)
+   error("prepare refused: table '" .. t .. "' already exists: nothing " ..
+            "created (cleanup drops the tables of an earlier prepare)", 0)
+end
+
+-- Thread 0 of prepare: the marker (state) table first, its row inserted
+-- by the statement row with tables_created empty, then each table of
+-- tables, added to tables_created in the transaction that creates it
+-- (where the database's DDL is transactional: PostgreSQL, SQLite), so
+-- that however far prepare gets, the marker lists what it made. A table
+-- that exists already stops it before it creates anything.
+function loader.create_tables(con, name, ddl, marker, row, tables)
+   for _, t in ipairs({marker, unpack(tables)}) do
+      if exists(con, name, t) then
+         refuse_existing(t)
+      end
+   end
+   print("Creating table '" .. marker .. "'...")
+   con:query(ddl[marker])
+   con:query(row)
+   local made = {}
+   for _, t in ipairs(tables) do
+      print("Creating table '" .. t .. "'...")
+      made[#made + 1] = t
+      con:query("BEGIN")
+      con:query(ddl[t])
+      con:query("UPDATE " .. marker .. " SET tables_created = '" ..
+                   table.concat(made, " ") .. "' WHERE id = 1")
+      con:query("COMMIT")
+   end
+end
+
+-- The tables a marker lists as created by prepare, as a set; nil without
+-- a marker. legacy names an older marker without tables_created whose
+-- presence says that prepare created every table of tables: the older
+-- prepares created it after them.
+local function marked(con, name, marker, tables, legacy)
+   local listed
+   if exists(con, name, marker) then
+      if exists(con, name, marker, "tables_created") then
+         listed = con:query_row("SELECT tables_created FROM " .. marker ..
+                                   " WHERE id = 1") or ""
+      else
+         listed = table.concat(tables, " ")
+      end
+   elseif legacy and exists(con, name, legacy) then
+      listed = table.concat(tables, " ")
+   end
+   if listed == nil then
+      return nil
+   end
+   local set = {}
+   for t in string.gmatch(listed, "%S+") do
+      set[t] = true
+   end
+   return set
+end
+
+-- cleanup of a workload family whose tables are not sysbench's own:
+-- drops the tables (in the order given) that its marker lists, then the
+-- marker (and legacy, an older one). A table that exists and that no
+-- marker lists was not made by this tool's prepare (an application's
+-- users, a database made by pgbench -i): cleanup refuses, in one line
+-- naming it, before it drops anything, unless --force-cleanup is on. In
+-- a dry run the catalog gives no answer and every table is named as
+-- dropped, which is how compare learns a script's tables.
+function loader.cleanup(family, marker, tables, legacy)
+   local drv = sysbench.sql.driver()
+   local name = drv:name()
+   local con = drv:connect()
+   if not sysbench.opt.force_cleanup then
+      local made = marked(con, name, marker, tables, legacy) or {}
+      local foreign = {}
+      for _, t in ipairs(tables) do
+         if not made[t] and exists(con, name, t) then
+            foreign[#foreign + 1] = "'" .. t .. "'"
+         end
+      end
+      if #foreign > 0 then
+         local what = #foreign == 1 and "table " .. foreign[1] .. " exists" or
+            "tables " .. table.concat(foreign, ", ") .. " exist"
+         local why = "no " .. marker .. " table says it was"
+         if exists(con, name, marker) then
+            why = marker .. " does not list it"
+         end
+         con:disconnect()
+         error("cleanup refused: " .. what .. " but " .. why .. " created by " ..
+                  "the " .. family .. " workloads' prepare: nothing dropped " ..
+                  "(--force-cleanup=on drops " ..
+                  (#foreign == 1 and "it" or "them") .. ")", 0)
+      end
+   end
+   local drop = {}
+   for _, t in ipairs(tables) do
+      drop[#drop + 1] = t
+   end
+   drop[#drop + 1] = marker
+   if legacy then
+      drop[#drop + 1] = legacy
+   end
+   for _, t in ipairs(drop) do
+      if t ~= legacy or exists(con, name, t) then
+         print("Dropping table '" .. t .. "'...")
+         con:query("DROP TABLE IF EXISTS " .. t)
+      end
+   end
+   con:disconnect()
 end
 
 local function pause(con, name)
@@ -63,12 +185,26 @@ local function pause(con, name)
    -- sqlite: the catalog query itself is the (short) wait
 end
 
--- Threads other than 0 wait until thread 0 has created the tables and the
--- row of the state table; what names the tables in the timeout error.
-function loader.wait_for_schema(con, name, state, what)
+-- Threads other than 0 wait until thread 0 has created the tables: the
+-- row of the state table lists them all; what names the tables in the
+-- timeout error.
+function loader.wait_for_schema(con, name, state, what, tables)
    local deadline = os.time() + 60
+   local ready = "SELECT COUNT(*) FROM " .. state ..
+      " WHERE id = 1 AND tables_created = '" .. table.concat(tables, " ") .. "'"
    while not (loader.table_exists(con, name, state) and
-              tonumber(con:query_row("SELECT COUNT(*) FROM " .. state)) > 0) do
+              tonumber(con:query_row(ready)) > 0) do
+      -- Thread 0 creates the state table before the others: one of them
+      -- that exists while it does not (looked at in that order) is not
+      -- this prepare's, and thread 0 refuses to go on.
+      for _, t in ipairs(tables) do
+         if loader.table_exists(con, name, t) then
+            if not loader.table_exists(con, name, state) then
+               refuse_existing(t)
+            end
+            break
+         end
+      end
       if os.time() > deadline then
          error("timed out waiting for thread 0 to create the " .. what ..
                   " tables")

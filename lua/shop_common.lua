@@ -62,6 +62,11 @@ sysbench.cmdline.options = {
        sysbench.cmdline.ARG_DOUBLE},
    mysql_storage_engine =
       {"Storage engine for the tables when the database is MySQL", "innodb"},
+   force_cleanup =
+      {"cleanup: drop the shop tables even where no shop_meta table says " ..
+          "this tool's prepare created them (by default cleanup refuses " ..
+          "to drop such a table, which may be an application's users or " ..
+          "orders)", false},
 }
 
 -- ---------------------------------------------------------------------------
@@ -171,6 +176,8 @@ end
 
 -- Drop order: children first.
 local SHOP_TABLES = {"order_items", "orders", "products", "users"}
+-- Create order.
+local SHOP_CREATE = {"users", "products", "orders", "order_items"}
 
 -- CREATE TABLE statements. MySQL and SQLite get the primary key inline (the
 -- clustered index, the rowid); PostgreSQL gets it after the load, as pgbench
@@ -216,7 +223,7 @@ local function table_ddl(name)
          "  quantity INTEGER NOT NULL,\n" ..
          "  unit_price DECIMAL(10,2) NOT NULL\n)" .. tail,
       -- the sizes prepare used, read by run; threads_done coordinates the
-      -- parallel prepare
+      -- parallel prepare; tables_created is the marker cleanup reads
       shop_meta = "CREATE TABLE shop_meta (\n" ..
          "  id INTEGER NOT NULL PRIMARY KEY,\n" ..
          "  users INTEGER NOT NULL,\n" ..
@@ -224,7 +231,8 @@ local function table_ddl(name)
          "  orders INTEGER NOT NULL,\n" ..
          "  order_items INTEGER NOT NULL,\n" ..
          "  categories INTEGER NOT NULL,\n" ..
-         "  threads_done INTEGER NOT NULL\n)" .. tail,
+         "  threads_done INTEGER NOT NULL,\n" ..
+         "  tables_created VARCHAR(255) NOT NULL\n)" .. tail,
    }
 end
 
@@ -368,18 +376,14 @@ function shop_cmd_prepare()
    local con = drv:connect()
 
    if tid == 0 then
-      local ddl = table_ddl(name)
-      for _, t in ipairs({"users", "products", "orders", "order_items",
-                          "shop_meta"}) do
-         print("Creating table '" .. t .. "'...")
-         con:query(ddl[t])
-      end
-      con:query(string.format("INSERT INTO shop_meta VALUES " ..
-                                 "(1, %d, %d, %d, %d, %d, 0)",
-                              n.users, n.products, n.orders, n.order_items,
-                              n.categories))
+      loader.create_tables(con, name, table_ddl(name), "shop_meta",
+                           string.format("INSERT INTO shop_meta VALUES " ..
+                                            "(1, %d, %d, %d, %d, %d, 0, '')",
+                                         n.users, n.products, n.orders,
+                                         n.order_items, n.categories),
+                           SHOP_CREATE)
    else
-      loader.wait_for_schema(con, name, "shop_meta", "shop")
+      loader.wait_for_schema(con, name, "shop_meta", "shop", SHOP_CREATE)
    end
 
    local first, last = loader.slice(n.users, tid, nthreads)
@@ -456,9 +460,10 @@ sysbench.cmdline.commands = {
    check = {shop_cmd_check},
 }
 
+-- Drops the tables shop_meta says prepare created, then shop_meta; a
+-- shop table that exists otherwise is refused (sb_loader.lua).
 function cleanup()
-   loader.drop_tables({"order_items", "orders", "products", "users",
-                      "shop_meta"})
+   loader.cleanup("shop", "shop_meta", SHOP_TABLES)
 end
 
 -- ---------------------------------------------------------------------------

@@ -29,6 +29,10 @@ sysbench.cmdline.options = {
           "draws aid with --rand-type instead", true},
    mysql_storage_engine =
       {"Storage engine for the tables when the database is MySQL", "innodb"},
+   force_cleanup =
+      {"cleanup: drop the pgbench tables even where no tpcb_meta table " ..
+          "says this tool's prepare created them (by default cleanup " ..
+          "refuses, as for a database made by pgbench -i)", false},
 }
 
 local ACCOUNTS_PER_BRANCH = 100000
@@ -48,6 +52,9 @@ end
 
 local TPCB_TABLES = {"pgbench_accounts", "pgbench_branches",
                      "pgbench_history", "pgbench_tellers"}
+-- Create order, and drop order.
+local TPCB_CREATE = {"pgbench_history", "pgbench_tellers", "pgbench_accounts",
+                     "pgbench_branches"}
 
 -- pgbench's definitions. PostgreSQL gets the primary keys after the load
 -- (named <table>_pkey, as pgbench -i names them); MySQL gets them inline
@@ -70,9 +77,11 @@ local function table_ddl(name)
       pgbench_history = "CREATE TABLE pgbench_history (tid INTEGER, " ..
          "bid INTEGER, aid INTEGER, delta INTEGER, mtime " .. ts ..
          ", filler CHAR(22))" .. tail,
-      -- coordinates the parallel prepare; dropped at its end
-      tpcb_load_state = "CREATE TABLE tpcb_load_state (id INTEGER NOT NULL " ..
-         "PRIMARY KEY, threads_done INTEGER NOT NULL)" .. tail,
+      -- coordinates the parallel prepare, and stays: tables_created is
+      -- the marker cleanup reads
+      tpcb_meta = "CREATE TABLE tpcb_meta (id INTEGER NOT NULL " ..
+         "PRIMARY KEY, threads_done INTEGER NOT NULL, " ..
+         "tables_created VARCHAR(255) NOT NULL)" .. tail,
    }
 end
 
@@ -104,14 +113,9 @@ function tpcb_cmd_prepare()
    local con = drv:connect()
 
    if tid == 0 then
-      local ddl = table_ddl(name)
-      for _, t in ipairs({"pgbench_history", "pgbench_tellers",
-                          "pgbench_accounts", "pgbench_branches",
-                          "tpcb_load_state"}) do
-         print("Creating table '" .. t .. "'...")
-         con:query(ddl[t])
-      end
-      con:query("INSERT INTO tpcb_load_state VALUES (1, 0)")
+      loader.create_tables(con, name, table_ddl(name), "tpcb_meta",
+                           "INSERT INTO tpcb_meta VALUES (1, 0, '')",
+                           TPCB_CREATE)
 
       loader.announce(tid, n.branches, "pgbench_branches")
       loader.load_slice(con, tid, "pgbench_branches",
@@ -131,7 +135,7 @@ function tpcb_cmd_prepare()
                         end)
       loader.announce(tid, n.accounts, "pgbench_accounts")
    else
-      loader.wait_for_schema(con, name, "tpcb_load_state", "pgbench")
+      loader.wait_for_schema(con, name, "tpcb_meta", "pgbench", TPCB_CREATE)
    end
 
    local first, last = loader.slice(n.accounts, tid, nthreads)
@@ -144,7 +148,7 @@ function tpcb_cmd_prepare()
                            ",0,'')"
                      end)
 
-   if loader.count_thread_done(con, name, "tpcb_load_state") == nthreads then
+   if loader.count_thread_done(con, name, "tpcb_meta") == nthreads then
       if name == "pgsql" then
          for _, t in ipairs({{"pgbench_branches", "bid"},
                              {"pgbench_tellers", "tid"},
@@ -163,7 +167,6 @@ function tpcb_cmd_prepare()
       else
          con:query("ANALYZE")
       end
-      con:query("DROP TABLE tpcb_load_state")
    end
    con:disconnect()
 end
@@ -199,10 +202,12 @@ sysbench.cmdline.commands = {
    check = {tpcb_cmd_check},
 }
 
+-- Drops the tables tpcb_meta says prepare created, then tpcb_meta. A
+-- database made by pgbench -i has none: its tables are refused unless
+-- --force-cleanup (sb_loader.lua). tpcb_load_state is the marker of older
+-- versions, which created it after the tables and dropped it once loaded.
 function cleanup()
-   loader.drop_tables({"pgbench_history", "pgbench_tellers",
-                      "pgbench_accounts", "pgbench_branches",
-                      "tpcb_load_state"})
+   loader.cleanup("tpcb", "tpcb_meta", TPCB_CREATE, "tpcb_load_state")
 end
 
 -- ---------------------------------------------------------------------------
