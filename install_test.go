@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"debug/elf"
-	"debug/macho"
 	"fmt"
 	"io"
 	"io/fs"
@@ -107,23 +106,24 @@ func TestDistTargets(t *testing.T) {
 	}
 }
 
-// TestMakeDist builds the release archives: each platform's holds, in a
-// directory of its own name, the static binary, LICENSE, the modules'
-// licenses, README.md, the manual page and both completions, and has its
-// SHA-256 sum; the linux/amd64 binary runs and says its stamped
-// version; and a build from a copy of the sources elsewhere gives the same
-// bytes, archive and all.
+// TestMakeDist builds a release archive: it holds, in a directory of its
+// own name, the static binary, LICENSE, the modules' licenses, README.md,
+// the manual page and both completions, and has its SHA-256 sum; the
+// binary runs and says its stamped version; and a build from a copy of the
+// sources elsewhere gives the same bytes, archive and all. The archive is
+// this machine's platform's: its build shares the compiled packages of the
+// suite's own build (make build's flags), where another platform's would
+// compile every dependency again (a darwin/arm64 build cost a cold run 3
+// minutes of 2 cores); every target is built by the same lines of
+// dist.sh, and TestDistTargets checks the list.
 func TestMakeDist(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: cross-compiles two binaries")
+		t.Skip("-short: builds the release archive")
 	}
 	dist := t.TempDir()
 	commit := strings.TrimSpace(command(t, ".", nil, "git", "rev-parse", "HEAD"))
 	stamp := []string{"VERSION=v9.8.7-test", "GIT_COMMIT=" + commit, "GIT_DATE=2026-01-02T03:04:05Z"}
-	// Two of the release's targets: one ELF, one Mach-O, both CPUs (every
-	// target is built by the same lines of dist.sh; TestDistTargets checks
-	// the list).
-	command(t, ".", nil, "make", append([]string{"-s", "dist", "DIST=" + dist, "DIST_TARGETS=linux/amd64 darwin/arm64"}, stamp...)...)
+	command(t, ".", nil, "make", append([]string{"-s", "dist", "DIST=" + dist, "DIST_TARGETS=linux/amd64"}, stamp...)...)
 	sums := command(t, dist, nil, "sha256sum", "-c", "SHA256SUMS")
 	license, err := os.ReadFile("LICENSE")
 	if err != nil {
@@ -134,7 +134,6 @@ func TestMakeDist(t *testing.T) {
 		check    func(path string) error
 	}{
 		{"linux", "amd64", elfCheck(elf.EM_X86_64)},
-		{"darwin", "arm64", machoCheck(macho.CpuArm64)},
 	} {
 		name := fmt.Sprintf("sysbench-go-v9.8.7-test-%s-%s", target.os, target.arch)
 		if !strings.Contains(sums, name+".tar.gz: OK") {
@@ -256,21 +255,6 @@ func elfCheck(m elf.Machine) func(string) error {
 			if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
 				return fmt.Errorf("not static: it has %v", p.Type)
 			}
-		}
-		return nil
-	}
-}
-
-// machoCheck: a macOS executable for cpu c.
-func machoCheck(c macho.Cpu) func(string) error {
-	return func(path string) error {
-		f, err := macho.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if f.Cpu != c || f.Type != macho.TypeExec {
-			return fmt.Errorf("cpu %v type %v, not an executable for %v", f.Cpu, f.Type, c)
 		}
 		return nil
 	}
