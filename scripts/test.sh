@@ -17,6 +17,22 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# timed runs a step and says on stderr how long it took (seconds of the
+# wall clock, and of CPU in this shell's children): where a run's time
+# goes, cold cache or warm (docs/testing.md).
+timed() {
+	local name=$1 start=$SECONDS rc cpu0 cpu1
+	shift
+	cpu0=$(child_cpu)
+	"$@"
+	rc=$?
+	cpu1=$(child_cpu)
+	echo "test.sh: $name: $((SECONDS - start)) s, $((cpu1 - cpu0)) CPU-s" >&2
+	return $rc
+}
+# child_cpu is the CPU seconds the shell's finished children used.
+child_cpu() { times | awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
+
 # Ports of their own, so a developer's dev instance can keep running; the
 # quiet pair serves the tests that read a server's whole counters
 # (testenv.QuietServer), on ports of its own too. The four servers start
@@ -89,8 +105,8 @@ fi
 # vet with the tests' build flags: the packages it compiles for its checks
 # are then the ones go test -race runs (a cold cache compiled every
 # dependency once more for a plain vet, 375 CPU-seconds of 2 cores').
-go vet -race ./... || exit 1
-make -s build || exit 1
-servers
+timed vet go vet -race ./... || exit 1
+timed build make -s build || exit 1
+timed servers servers
 export SYSBENCH_GO_BIN="$PWD/bin/sysbench-go"
-go test -race -count=1 -p 4 -parallel 8 -timeout 20m ./...
+timed tests go test -race -count=1 -p 4 -parallel 8 -timeout 20m ./...
