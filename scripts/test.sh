@@ -6,6 +6,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 dir=$(mktemp -d /tmp/sbgo-test.XXXXXX)
+# The servers' own users (postgres) reach their directories through it.
+chmod 755 "$dir"
 shared_pid= quiet_pid=
 cleanup() {
 	# A start still under way finishes first, so that no server outlives us.
@@ -23,15 +25,19 @@ trap cleanup EXIT INT TERM
 timed() {
 	local name=$1 start=$SECONDS rc cpu0 cpu1
 	shift
-	cpu0=$(child_cpu)
+	times >"$dir/times"
+	cpu0=$(child_cpu <"$dir/times")
 	"$@"
 	rc=$?
-	cpu1=$(child_cpu)
+	times >"$dir/times"
+	cpu1=$(child_cpu <"$dir/times")
 	echo "test.sh: $name: $((SECONDS - start)) s, $((cpu1 - cpu0)) CPU-s" >&2
 	return $rc
 }
-# child_cpu is the CPU seconds the shell's finished children used.
-child_cpu() { times | awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
+# child_cpu reads the shell's times (which a subshell cannot give: its
+# children are not the shell's) and says the CPU seconds its finished
+# children used.
+child_cpu() { awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
 
 # Ports of their own, so a developer's dev instance can keep running; the
 # quiet pair serves the tests that read a server's whole counters
