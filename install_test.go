@@ -54,6 +54,7 @@ func sourceFiles(t *testing.T) []string {
 // TestMakeInstall installs into a prefix of its own, with the sysbench
 // link, and runs the demo's workload with the installed binary.
 func TestMakeInstall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the program")
 	}
@@ -98,6 +99,7 @@ func TestMakeInstall(t *testing.T) {
 
 // TestDistTargets: make dist builds for Linux and macOS on both CPUs.
 func TestDistTargets(t *testing.T) {
+	t.Parallel()
 	out := command(t, ".", nil, "make", "-s", "-n", "dist", "DIST=/nonexistent")
 	for _, target := range []string{"linux/amd64", "linux/arm64", "darwin/arm64", "darwin/amd64"} {
 		if !strings.Contains(out, target) {
@@ -117,6 +119,7 @@ func TestDistTargets(t *testing.T) {
 // minutes of 2 cores); every target is built by the same lines of
 // dist.sh, and TestDistTargets checks the list.
 func TestMakeDist(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the release archive")
 	}
@@ -266,6 +269,7 @@ func elfCheck(m elf.Machine) func(string) error {
 // go.mod has no replace directive (go install refuses them), and the
 // version it reports is the module's.
 func TestGoInstall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds the program")
 	}

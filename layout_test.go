@@ -22,6 +22,7 @@ import (
 // nothing else of ours but the engine (the runtime's tuning, the signal
 // that ends a run).
 func TestImportDirection(t *testing.T) {
+	t.Parallel()
 	goBin := testenv.Tool(t, "go", "the Go toolchain")
 	rules := []struct {
 		pkg       string
@@ -122,6 +123,7 @@ var layers = [][]string{
 // TestLayersPointDown: every import of the project's own packages points
 // down the layers.
 func TestLayersPointDown(t *testing.T) {
+	t.Parallel()
 	goBin := testenv.Tool(t, "go", "the Go toolchain")
 	const module = "github.com/sysbench-go/sysbench-go"
 	folder := func(path string) string { // the top folder of a package, "" for the main
