@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/sbrand"
@@ -188,5 +189,15 @@ func TestMemoryEventAccounting(t *testing.T) {
 		if got, want := reportCumulative(t, tt, s), fmt.Sprintf("%4.2f MiB transferred (%4.2f MiB/sec)", mib, mib); !strings.Contains(got, want) {
 			t.Errorf("total %s, block %s: report lacks %q:\n%s", c.total, c.block, want, got)
 		}
+	}
+}
+
+// A mutex worker's spin reads its count from the worker at every turn:
+// the worker must own its cache lines (a size class of 128 bytes), or the
+// other threads' writes beside it slow every turn.
+func TestMutexWorkerOwnsItsLines(t *testing.T) {
+	t.Parallel()
+	if n := unsafe.Sizeof(mutexWorker{}); n != 128 {
+		t.Errorf("mutexWorker is %d bytes, want 128 (pad it)", n)
 	}
 }
