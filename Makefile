@@ -30,7 +30,7 @@ DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
 IMAGE       ?= sysbench-go:latest
 
-.PHONY: build test test-loaded unit demo man bench conformance luasuite lint clean install uninstall dist image soak
+.PHONY: build test test-loaded unit demo man bench bench-builtin conformance luasuite lint clean install uninstall dist image soak
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -65,6 +65,11 @@ man: build
 # Side-by-side benchmark against the reference sysbench on local servers.
 bench: build
 	bash scripts/bench.sh $(BIN)
+
+# Its section of the built-in tests' scores alone (cpu, memory, threads,
+# mutex, fileio against the reference's; no server): some 10 minutes.
+bench-builtin: build
+	BENCH_ONLY=builtin bash scripts/bench.sh $(BIN)
 
 # Memory over a long run (SOAK_TIME, 600 s): oltp_read_write on a private
 # PostgreSQL at 64 threads, ours then the reference, RSS every 10 s and its

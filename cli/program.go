@@ -215,6 +215,10 @@ func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
 			p.log.Warnf("--%s: the %s test uses no database: no connection to open", o, b.Name)
 		}
 	}
+	// Each worker a processor of its own, as each of the reference's
+	// workers is a thread: the built-in tests block in system calls
+	// (sched_yield, pread, fsync) and spin without yielding.
+	spec.cfg.BlockingWorkers = true
 	cfg := spec.cfg
 	t, err := b.New(&engine.Env{Values: values, Threads: cfg.Threads, Validate: cfg.Validate,
 		RandSeed: cfg.RandSeed, Log: p.log})

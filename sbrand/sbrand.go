@@ -106,6 +106,18 @@ func (r *Rand) Uint64() uint64 {
 	return out
 }
 
+// Advance moves the generator n draws on, as n draws whose values go
+// unused; the state stays in registers meanwhile.
+func (r *Rand) Advance(n int) {
+	s0, s1 := r.s0, r.s1
+	for range n {
+		s1 ^= s0
+		s0 = (s0<<55 | s0>>9) ^ s1 ^ (s1 << 14)
+		s1 = s1<<36 | s1>>28
+	}
+	r.s0, r.s1 = s0, s1
+}
+
 // Float64 returns a uniform double in [0, 1) built as the reference does:
 // the top 52 bits of one output become the mantissa of a value in [1, 2).
 func (r *Rand) Float64() float64 {

@@ -112,6 +112,22 @@ func TestXoroshiro(t *testing.T) {
 	}
 }
 
+// Advance leaves the generator where as many draws would.
+func TestAdvance(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 7, 128, 1000} {
+		a, b := FromState(12345, 67890), FromState(12345, 67890)
+		for range n {
+			b.Uint64()
+		}
+		a.Advance(n)
+		a0, a1 := a.State()
+		if b0, b1 := b.State(); a0 != b0 || a1 != b1 {
+			t.Errorf("Advance(%d): state %#x %#x, after %d draws %#x %#x", n, a0, a1, n, b0, b1)
+		}
+	}
+}
+
 func TestFloat64(t *testing.T) {
 	tests := []struct {
 		s0, s1 uint64 // state whose first output is s0+s1

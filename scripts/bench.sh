@@ -9,11 +9,16 @@
 # (default 1), BENCH_WORKLOADS and BENCH_SERVER_THREADS (the servers
 # section's runs: point_select, read_only and read_write at BENCH_THREADS
 # by default), BENCH_ONLY
-# (a list of sections to run: servers dry scripts rss prepare rate results
-# statements server metrics lua luainsn luaops wire gc many; all by
-# default),
+# (a list of sections to run: servers dry builtin scripts rss prepare rate
+# results statements server metrics lua luainsn luaops wire gc many; all
+# by default),
 # BENCH_MANY (the thread counts of section many, default "512 1000"),
 # BENCH_SCRIPTS (section scripts: the reference's Lua scripts it runs).
+# Section builtin (the built-in tests' scores; `make bench-builtin` runs it
+# alone): BENCH_BUILTIN_PAIRS (default 5), BENCH_BUILTIN_TIME (seconds per
+# run, default 2), BENCH_BUILTIN_CASES (an extended regexp: the cases whose
+# label matches), BENCH_BOOST=1 (each run in a session of its own at
+# autogroup nice -20, needs root: on a shared machine a run then has a CPU).
 # Prints a table and writes bench.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -213,6 +218,124 @@ for wl in ${BENCH_DRY:-oltp_point_select oltp_read_write /usr/share/sysbench/olt
 		json="$json{\"db\":\"none\",\"workload\":\"dry_run_${key}_${th}t\",\"script\":\"$wl\",\"eps_ours\":$om,\"eps_ref\":$rm,\"eps_ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
 	done
 done
+fi
+
+# --- the built-in tests' scores ---------------------------------------------
+# cpu, memory, threads, mutex and fileio, each test in the modes that do
+# different work per event (33 cases), ours and the reference alternated
+# (BENCH_BUILTIN_PAIRS pairs of BENCH_BUILTIN_TIME s runs): the score each
+# prints (events/s, MiB/s, operations/s; threads and mutex: events over
+# total time), medians and their ratio, ours/sysbench. docs/builtin-tests.md
+# says what makes an event cost what the reference's costs.
+# boost CMD...: CMD, or with BENCH_BOOST=1 CMD in a new session whose
+# autogroup has nice -20 (the kernel shares the CPUs between sessions).
+boost() {
+	if [ "${BENCH_BOOST:-0}" = 1 ]; then
+		setsid --wait bash -c 'echo -20 >/proc/self/autogroup 2>/dev/null; exec "$@"' boost "$@"
+	else
+		"$@"
+	fi
+}
+# builtin_score FILE: the score of a built-in test's report.
+builtin_score() {
+	awk '
+	/events per second:/ {s = $4}
+	/MiB transferred \(/ {gsub(/\(/, "", $4); s = $4}
+	/^Total operations:/ {gsub(/\(/, "", $4); ops = $4}
+	/read, MiB\/s:/ {r = $3; io = 1}
+	/written, MiB\/s:/ {w = $3; io = 1}
+	/total time:/ {tt = $3 + 0}
+	/total number of events:/ {ev = $5}
+	END {
+		if (s != "") print s
+		else if (io) print r + w
+		else if (ops != "") print ops
+		else if (tt > 0) printf "%.2f\n", ev / tt
+		else print "nan"
+	}' "$1"
+}
+# builtin_run TOOL TEST ARGS... -> the score (fileio runs in its prepared
+# directory).
+builtin_run() {
+	local tool=$1 test=$2 out
+	shift 2
+	out=$(mktemp)
+	if [ "$test" = fileio ]; then
+		(cd "$dir/fileio" && boost "$tool" fileio "$@" --time="$bsecs" run) >"$out" 2>&1 || true
+	elif [ "$test" = mutex ]; then
+		boost "$tool" mutex "$@" run >"$out" 2>&1 || true
+	else
+		boost "$tool" "$test" "$@" --time="$bsecs" run >"$out" 2>&1 || true
+	fi
+	builtin_score "$out"
+	rm -f "$out"
+}
+# The cases: label, unit, test and options. The labels are what
+# BENCH_BUILTIN_CASES matches.
+builtin_cases=(
+	"cpu|events/s|cpu"
+	"cpu max-prime=2000|events/s|cpu --cpu-max-prime=2000"
+	"cpu max-prime=50000|events/s|cpu --cpu-max-prime=50000"
+	"cpu 2 threads|events/s|cpu --threads=2"
+	"memory write seq 1K|MiB/s|memory --memory-oper=write --memory-access-mode=seq"
+	"memory read seq 1K|MiB/s|memory --memory-oper=read --memory-access-mode=seq"
+	"memory none seq 1K|ops/s|memory --memory-oper=none --memory-access-mode=seq"
+	"memory write rnd 1K|MiB/s|memory --memory-oper=write --memory-access-mode=rnd"
+	"memory read rnd 1K|MiB/s|memory --memory-oper=read --memory-access-mode=rnd"
+	"memory none rnd 1K|ops/s|memory --memory-oper=none --memory-access-mode=rnd"
+	"memory write seq 64K|MiB/s|memory --memory-block-size=64K --memory-oper=write"
+	"memory read seq 64K|MiB/s|memory --memory-block-size=64K --memory-oper=read"
+	# (not 1M: the size of this machine's L2, where a few lines more or less
+	# of either program's own decide whether a block stays in it)
+	"memory write seq 256K|MiB/s|memory --memory-block-size=256K --memory-oper=write"
+	"memory read seq 256K|MiB/s|memory --memory-block-size=256K --memory-oper=read"
+	"memory write seq 4M|MiB/s|memory --memory-block-size=4M --memory-oper=write"
+	"memory read seq 4M|MiB/s|memory --memory-block-size=4M --memory-oper=read"
+	"memory write rnd 64K|MiB/s|memory --memory-block-size=64K --memory-oper=write --memory-access-mode=rnd"
+	"memory read rnd 64K|MiB/s|memory --memory-block-size=64K --memory-oper=read --memory-access-mode=rnd"
+	"memory write seq 1K 2 threads global|MiB/s|memory --threads=2 --memory-oper=write"
+	"memory write seq 1K 2 threads local|MiB/s|memory --threads=2 --memory-oper=write --memory-scope=local"
+	"memory read seq 1K 2 threads global|MiB/s|memory --threads=2 --memory-oper=read"
+	"memory read seq 1K 2 threads local|MiB/s|memory --threads=2 --memory-oper=read --memory-scope=local"
+	"memory write rnd 1K 2 threads local|MiB/s|memory --threads=2 --memory-oper=write --memory-access-mode=rnd --memory-scope=local"
+	"threads|events/s|threads"
+	"threads 2 threads|events/s|threads --threads=2"
+	"mutex|events/s|mutex"
+	"mutex 2 threads|events/s|mutex --threads=2"
+	"mutex loops=100000|events/s|mutex --mutex-loops=100000"
+	"fileio seqrd|MiB/s|fileio --file-test-mode=seqrd --file-num=16 --file-total-size=64M"
+	"fileio rndrd|MiB/s|fileio --file-test-mode=rndrd --file-num=16 --file-total-size=64M"
+	"fileio rndwr|MiB/s|fileio --file-test-mode=rndwr --file-num=16 --file-total-size=64M"
+	"fileio rndrw|MiB/s|fileio --file-test-mode=rndrw --file-num=16 --file-total-size=64M"
+	# last: seqwr starts its files anew, the modes above need them whole
+	"fileio seqwr|MiB/s|fileio --file-test-mode=seqwr --file-num=16 --file-total-size=64M"
+)
+if section builtin; then
+bsecs=${BENCH_BUILTIN_TIME:-2}
+saved_pairs=$pairs saved_bin=$bin
+pairs=${BENCH_BUILTIN_PAIRS:-5}
+bin=$(realpath "$bin") # fileio runs in its own directory
+mkdir -p "$dir/fileio"
+(cd "$dir/fileio" && "$bin" fileio --file-num=16 --file-total-size=64M prepare >/dev/null)
+echo
+echo "built-in tests' scores: medians of $pairs alternated pairs of ${bsecs}s runs (mutex: one event a thread)"
+printf "%-40s %-8s %12s %12s %7s %11s\n" "test and mode" unit ours sysbench ratio pairs
+for c in "${builtin_cases[@]}"; do
+	IFS='|' read -r label unit args <<<"$c"
+	if [ -n "${BENCH_BUILTIN_CASES:-}" ] && ! [[ $label =~ ${BENCH_BUILTIN_CASES} ]]; then continue; fi
+	# shellcheck disable=SC2086 # the options are words
+	run_pairs builtin_run $args
+	om=$(fmed 1 "${ours[@]}") rm=nan ratio=nan
+	if [ -n "$ref" ]; then
+		rm=$(fmed 1 "${refs[@]}")
+		ratio=$(awk -v a="$om" -v b="$rm" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "nan"}')
+	fi
+	read -r pmin pmax < <(spread "$(printf '%s\n' "${ours[@]}")" "$(printf '%s\n' "${refs[@]}")")
+	printf "%-40s %-8s %12s %12s %7s %11s\n" "$label" "$unit" "$om" "$rm" "$ratio" "$pmin-$pmax"
+	json="$json{\"db\":\"none\",\"workload\":\"builtin $label\",\"args\":\"$args\",\"unit\":\"$unit\",\"score_ours\":$om,\"score_ref\":$rm,\"ratio\":$ratio,\"pair_ratio_min\":$pmin,\"pair_ratio_max\":$pmax},"
+done
+(cd "$dir/fileio" && "$bin" fileio --file-num=16 cleanup >/dev/null)
+pairs=$saved_pairs bin=$saved_bin
 fi
 
 # --- the reference's own scripts, unchanged, on both servers and dry -----
