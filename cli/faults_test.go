@@ -702,7 +702,7 @@ func TestFaultSQLError(t *testing.T) {
 	for db, conn := range dbs {
 		for _, how := range []string{"query", "prepare"} {
 			t.Run(db+"/"+how, func(t *testing.T) {
-				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5", "--threads=2"}, conn...)
+				args := append([]string{"testdata/scripts/fault_sql_error.lua", "--how=" + how, "--events=5", "--time=0", "--threads=2"}, conn...)
 				out, code := runCLI(t, append(args, "run")...)
 				noPanic(t, out)
 				if code != 1 {

@@ -139,7 +139,7 @@ func TestSQLAPI(t *testing.T) {
 			// stmt:execute_random draws and executes as the Lua loop does.
 			var got [2]string
 			for i, mode := range []string{"go", "lua"} {
-				out, code := runCLI(t, append([]string{"testdata/scripts/execute_random.lua", "--mode=" + mode, "--rand-seed=7", "--events=4", "run"}, conn...)...)
+				out, code := runCLI(t, append([]string{"testdata/scripts/execute_random.lua", "--mode=" + mode, "--rand-seed=7", "--events=4", "--time=0", "run"}, conn...)...)
 				if code != 0 || !strings.Contains(out, "rows: ") {
 					t.Fatalf("execute_random --mode=%s: exit %d\n%s", mode, code, out)
 				}
@@ -162,7 +162,7 @@ func TestSQLAPI(t *testing.T) {
 
 			// Several results from one query (SQLite runs one statement a query).
 			if db != "sqlite" {
-				out, code = runCLI(t, append([]string{"testdata/scripts/multi_result.lua", "--events=1", "run"}, conn...)...)
+				out, code = runCLI(t, append([]string{"testdata/scripts/multi_result.lua", "--events=1", "--time=0", "run"}, conn...)...)
 				if code != 0 || !strings.Contains(out, "multi ok") {
 					t.Errorf("more_results/next_result: exit %d\n%s", code, out)
 				}
@@ -171,7 +171,7 @@ func TestSQLAPI(t *testing.T) {
 				// the reference counts the script's 6 failed queries, and
 				// neither its failed prepares nor its calls on a closed
 				// connection.
-				out, code = runCLI(t, append([]string{"../luaapi/testdata/sql_misuse.lua", "--events=1", "run"}, conn...)...)
+				out, code = runCLI(t, append([]string{"../luaapi/testdata/sql_misuse.lua", "--events=1", "--time=0", "run"}, conn...)...)
 				if code != 0 || !strings.Contains(out, "ignored errors:                      6 ") ||
 					!strings.Contains(out, "reconnects:                          0 ") {
 					t.Errorf("sql_misuse.lua: exit %d, want 6 errors and no reconnect counted\n%s", code, out)
@@ -179,7 +179,7 @@ func TestSQLAPI(t *testing.T) {
 			}
 			// con:reconnect() counts once per thread, where the driver
 			// reconnects; PostgreSQL's, as the reference's, cannot.
-			out, code = runCLI(t, append([]string{"testdata/scripts/sql_api.lua", "--events=2", "--threads=2", "--mysql-ignore-errors=1062", "run"}, conn...)...)
+			out, code = runCLI(t, append([]string{"testdata/scripts/sql_api.lua", "--events=2", "--time=0", "--threads=2", "--mysql-ignore-errors=1062", "run"}, conn...)...)
 			reconnects, alert := "2", false
 			if db == "pgsql" {
 				reconnects, alert = "0", true

@@ -344,7 +344,7 @@ func TestRestartEventAndOwnLoop(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "total number of events:              77") {
 		t.Errorf("thread_run loop: exit %d:\n%s", code, out)
 	}
-	out, code = runCLI(t, "testdata/scripts/legacy.lua", "--my-custom-option=xyz", "--events=3", "run")
+	out, code = runCLI(t, "testdata/scripts/legacy.lua", "--my-custom-option=xyz", "--events=3", "--time=0", "run")
 	if code != 0 {
 		t.Errorf("legacy script: exit %d:\n%s", code, out)
 	}
@@ -512,7 +512,7 @@ func TestRandSeedReproducesRun(t *testing.T) {
 	t.Parallel()
 	// draws returns each thread's lines in order (8 per thread).
 	draws := func(seed string) map[string][]string {
-		out, code := runCLI(t, "testdata/scripts/seeded.lua", "--threads=2", "--events=1", "--rand-seed="+seed, "run")
+		out, code := runCLI(t, "testdata/scripts/seeded.lua", "--threads=2", "--events=1", "--time=0", "--rand-seed="+seed, "run")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, out)
 		}
@@ -539,7 +539,7 @@ func TestRandSeedReproducesRun(t *testing.T) {
 	if same(a["t0"], a["t1"]) {
 		t.Error("both threads drew the same sequence")
 	}
-	out, _ := runCLI(t, "testdata/scripts/seeded.lua", "--events=1", "--rand-seed=42", "run")
+	out, _ := runCLI(t, "testdata/scripts/seeded.lua", "--events=1", "--time=0", "--rand-seed=42", "run")
 	if !strings.Contains(out, "t0 362053 ") {
 		t.Errorf("thread 0's first uniform draw for seed 42 is not the reference's 362053:\n%s", out)
 	}
@@ -577,7 +577,7 @@ LJ uint64 11690631621109684197ULL cdata true 11690631621109684197
 // fixed seed in each state, and uniform_uint64 is exact beyond 2^53.
 func TestLuaJITLibraries(t *testing.T) {
 	t.Parallel()
-	args := []string{"testdata/scripts/luajit.lua", "--events=1", "--rand-seed=5", "run"}
+	args := []string{"testdata/scripts/luajit.lua", "--events=1", "--time=0", "--rand-seed=5", "run"}
 	out, code := runCLI(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
@@ -637,7 +637,7 @@ end
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, script, "--db-driver=sqlite", "--sqlite-db="+filepath.Join(dir, "t.db"), "--events=1", "run")
+	out, code := runCLI(t, script, "--db-driver=sqlite", "--sqlite-db="+filepath.Join(dir, "t.db"), "--events=1", "--time=0", "run")
 	if code != 0 || !strings.Contains(out, "LJSQL 9007199254740993 42") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
@@ -660,13 +660,13 @@ func TestVerbosityLevels(t *testing.T) {
 		{"cpu.v3.txt", []string{"--verbosity=3", "--events=2", "--cpu-max-prime=100", "cpu", "run"}},
 		{"cpu.v4.txt", []string{"--verbosity=4", "--events=2", "--cpu-max-prime=100", "cpu", "run"}},
 		{"cpu.v5.txt", []string{"--verbosity=5", "--events=2", "--cpu-max-prime=100", "cpu", "run"}},
-		{"lua.debug.txt", []string{"--mysql-dry-run", "--debug", "--events=2", script, "run"}},
+		{"lua.debug.txt", []string{"--mysql-dry-run", "--debug", "--events=2", "--time=0", script, "run"}},
 	}
 	for v := 0; v <= 5; v++ {
 		cases = append(cases, struct {
 			ref  string
 			args []string
-		}{fmt.Sprintf("lua.v%d.txt", v), []string{"--mysql-dry-run", fmt.Sprintf("--verbosity=%d", v), "--events=2", script, "run"}})
+		}{fmt.Sprintf("lua.v%d.txt", v), []string{"--mysql-dry-run", fmt.Sprintf("--verbosity=%d", v), "--events=2", "--time=0", script, "run"}})
 	}
 	for _, c := range cases {
 		t.Run(c.ref, func(t *testing.T) {
@@ -695,7 +695,7 @@ func TestScriptFromStandardInput(t *testing.T) {
 	if code != 0 || out != "body\tnil\n" {
 		t.Errorf("exit %d, output %q", code, out)
 	}
-	out, code = run1("print('body')\n", "--verbosity=0", "--events=1", "-", "run")
+	out, code = run1("print('body')\n", "--verbosity=0", "--events=1", "--time=0", "-", "run")
 	if code != 0 || out != "body\n" {
 		t.Errorf("'-' with a command: exit %d, output %q (the body runs, the command does not)", code, out)
 	}
