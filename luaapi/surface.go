@@ -181,3 +181,8 @@ func (sf *Surface) walk(globals lua.LValue) {
 		}
 	}
 }
+
+// RequirePath is package.path as a run sets it for a script in dir ("" for
+// a bundled script), with getenv for LUA_PATH and HOME: where require
+// looks for a Lua module before the bundled ones.
+func RequirePath(getenv func(string) string, dir string) string { return luaPath(getenv, dir) }
