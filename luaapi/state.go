@@ -26,6 +26,7 @@ type runtime struct {
 	stats  *metrics.Handle // nil outside a run
 	// statements are the worker's --statement-stats, nil without.
 	statements *metrics.Statements
+	trace      *threadTrace // the worker's --trace, nil without
 	loop       *engine.Loop // set while a custom thread_run runs
 	conns      []*sqlConn
 	// paramRandStr is every parameter's set_rand_str.
@@ -122,6 +123,9 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	lj.Host = rt
 	if st != nil && s.env.StatementStats {
 		rt.statements = s.newStatements()
+	}
+	if st != nil && s.env.Trace != nil {
+		rt.trace = s.env.Trace.newThreadTrace(tid+s.env.TidOffset, s.env.DriverConfig.PSMode)
 	}
 
 	sb := L.CreateTable(0, 16)
