@@ -38,13 +38,15 @@ type analysis struct {
 	assigns     map[varKey][]assignment
 	types       map[varPath]string
 	resolving   map[varPath]bool
+	calling     map[callKey]bool
 }
 
 func newAnalysis(c *checker, files []*file) *analysis {
 	a := &analysis{c: c, files: files, sigs: luaapi.Signatures(), globalWrites: map[string]bool{},
 		globalReads: map[string]bool{}, tested: map[string]bool{}, pathWrites: map[string]bool{}, openPaths: map[string]bool{},
 		declared: map[string]bool{}, known: map[string]bool{}, optRead: map[string]bool{},
-		assigns: map[varKey][]assignment{}, types: map[varPath]string{}, resolving: map[varPath]bool{}}
+		assigns: map[varKey][]assignment{}, types: map[varPath]string{}, resolving: map[varPath]bool{},
+		calling: map[callKey]bool{}}
 	for _, o := range c.cfg.Options {
 		a.known[options.Canonical(o.Name)] = true
 	}

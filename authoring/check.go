@@ -276,7 +276,7 @@ func (c *checker) resolveLoads(f *file) {
 		case l.file:
 			for _, p := range []string{l.name, filepath.Join(dir, filepath.Base(l.name))} {
 				if st, err := os.Stat(p); err == nil && !st.IsDir() {
-					m, _ = c.load(p, p)
+					m, _ = c.load(p, filepath.Clean(p))
 					break
 				}
 			}
@@ -307,7 +307,7 @@ func (c *checker) module(name, dir string, fromBundled bool) *file {
 		}
 		cand := strings.ReplaceAll(p, "?", rel)
 		if st, err := os.Stat(cand); err == nil && !st.IsDir() {
-			m, err := c.load(cand, cand)
+			m, err := c.load(cand, filepath.Clean(cand))
 			if err == nil {
 				return m
 			}

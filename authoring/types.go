@@ -74,9 +74,15 @@ func (a *analysis) typeOfSource(src source) string {
 	switch src.kind {
 	case srcAPI:
 		if a.pathWrites[src.typ] || (!strings.Contains(src.typ, ".") && a.globalWrites[src.typ]) {
-			return "" // the program's own function
+			// The program's own function.
+			if src.path.v.valid() {
+				return a.callResult(src.path.v, 0)
+			}
+			return ""
 		}
 		return a.sigs[a.c.surface.Canonical[src.typ]].Returns
+	case srcCall:
+		return a.callResult(src.path.v, src.idx)
 	case srcVar:
 		if src.path.v.global != "" && src.path.steps == "" && !a.globalWrites[src.path.v.global] {
 			return "" // a global of sysbench's (a function, a table)
@@ -95,4 +101,42 @@ func (a *analysis) typeOfSource(src source) string {
 		return a.sigs[recv+":"+src.method].Returns
 	}
 	return ""
+}
+
+// callKey is a result of a function, for cycles among them.
+type callKey struct {
+	fn  varKey
+	idx int
+}
+
+// callResult is the object type result idx of the program's function fn
+// gives: the same from every return statement that gives one.
+func (a *analysis) callResult(fn varKey, idx int) string {
+	k := callKey{fn, idx}
+	if a.calling[k] {
+		return ""
+	}
+	a.calling[k] = true
+	defer delete(a.calling, k)
+	typ := ""
+	for _, f := range a.files {
+		for _, r := range f.facts.returns[fn] {
+			if idx >= len(r.srcs) {
+				if r.multi {
+					return "" // from a call the walk did not follow
+				}
+				continue // nil
+			}
+			src := r.srcs[idx]
+			if src.kind == srcNil {
+				continue
+			}
+			t := a.typeOfSource(src)
+			if t == "" || (typ != "" && t != typ) {
+				return ""
+			}
+			typ = t
+		}
+	}
+	return typ
 }

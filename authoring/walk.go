@@ -44,6 +44,7 @@ type source struct {
 	path   varPath // srcVar: the variable read; srcMethod: the receiver
 	method string  // srcMethod
 	recv   *source // srcMethod on something other than a variable
+	idx    int     // srcCall: which result
 }
 
 type sourceKind uint8
@@ -55,6 +56,7 @@ const (
 	srcAPI    // a call of an API function that returns an object
 	srcVar    // the value of a variable (path)
 	srcMethod // a method call's first result
+	srcCall   // result idx of a call of the program's function path
 )
 
 // ref is a place in a file.
@@ -153,6 +155,16 @@ type facts struct {
 	// escapes are the variables used other than through their fields
 	// and methods: handed on, or given another name.
 	escapes map[varKey]bool
+	// returns are what the program's named functions return: for each
+	// return statement, its values' sources (multi: the last may give
+	// more).
+	returns map[varKey][]returned
+}
+
+// returned is one return statement's values.
+type returned struct {
+	srcs  []source
+	multi bool
 }
 
 // scope is a block's locals.
@@ -196,6 +208,9 @@ type walker struct {
 	aliases    map[*symbol]string
 	reassigned map[any]bool // symbol decl/idx pairs, by symKey
 	collect    bool
+	// fn is the named function being walked (its variable), for what it
+	// returns; invalid in the main chunk and anonymous functions.
+	fn varKey
 }
 
 type symKey struct {
@@ -214,7 +229,7 @@ func walkFile(f *file) *facts {
 
 func newFacts() *facts {
 	return &facts{globalWrites: map[string][]ref{}, pathWrites: map[string][]ref{}, openPaths: map[string]bool{},
-		optReads: map[string][]ref{}, escapes: map[varKey]bool{}}
+		optReads: map[string][]ref{}, escapes: map[varKey]bool{}, returns: map[varKey][]returned{}}
 }
 
 func (w *walker) at(node any, line int) ref { return ref{f: w.f, node: node, line: line} }
@@ -249,12 +264,19 @@ func (w *walker) stmt(st ast.Stmt) {
 		}
 		for i, lhs := range s.Lhs {
 			var rhs ast.Expr
-			if i < len(s.Rhs) {
+			var src source
+			last := len(s.Rhs) - 1
+			switch {
+			case i <= last:
 				rhs = s.Rhs[i]
-			} else if len(s.Rhs) > 0 && !isMulti(s.Rhs[len(s.Rhs)-1]) {
+				src = w.sourceOf(rhs)
+			case last >= 0 && isMulti(s.Rhs[last]):
+				src = w.resultOf(s.Rhs[last], i-last) // a further result of a call
+			default:
 				rhs = &ast.NilExpr{}
+				src = source{kind: srcNil}
 			}
-			w.assign(lhs, rhs, s)
+			w.assign(lhs, rhs, src)
 		}
 	case *ast.LocalAssignStmt:
 		for i, e := range s.Exprs {
@@ -273,7 +295,14 @@ func (w *walker) stmt(st ast.Stmt) {
 				rhs = &ast.NilExpr{}
 			}
 			if rhs == nil {
-				w.record(varPath{v: varKey{sym: sym}}, source{}, nil)
+				// A further result of the last value, a call.
+				last := len(s.Exprs) - 1
+				w.record(varPath{v: varKey{sym: sym}}, w.resultOf(s.Exprs[last], i-last), nil)
+				continue
+			}
+			if f, ok := rhs.(*ast.FunctionExpr); ok {
+				w.record(varPath{v: varKey{sym: sym}}, source{}, rhs)
+				w.namedFunction(f, varKey{sym: sym}, false)
 				continue
 			}
 			if p, ok := w.staticPath(rhs); ok && !w.reassigned[symKey{s, i}] {
@@ -324,10 +353,18 @@ func (w *walker) stmt(st ast.Stmt) {
 	case *parse.LocalFunctionStmt:
 		sym := w.declare(s.Name, s, 0)
 		w.record(varPath{v: varKey{sym: sym}}, source{}, s.Func)
-		w.function(s.Func, false)
+		w.namedFunction(s.Func, varKey{sym: sym}, false)
 	case *ast.ReturnStmt:
 		for _, e := range s.Exprs {
 			w.expr(e, exprUse{})
+		}
+		if w.collect && w.fn.valid() {
+			r := returned{}
+			for _, e := range s.Exprs {
+				r.srcs = append(r.srcs, w.sourceOf(e))
+			}
+			r.multi = len(s.Exprs) > 0 && isMulti(s.Exprs[len(s.Exprs)-1])
+			w.facts.returns[w.fn] = append(w.facts.returns[w.fn], r)
 		}
 	}
 }
@@ -336,11 +373,19 @@ func (w *walker) stmt(st ast.Stmt) {
 func (w *walker) funcDef(s *ast.FuncDefStmt) {
 	name := s.Name
 	if name.Func != nil {
-		if id, ok := name.Func.(*ast.IdentExpr); ok && w.sc.lookup(id.Value) == nil && w.collect {
-			w.facts.funcDefs = append(w.facts.funcDefs, funcDef{name: id.Value, at: w.at(id, id.Line())})
+		var key varKey
+		if id, ok := name.Func.(*ast.IdentExpr); ok {
+			if sym := w.sc.lookup(id.Value); sym != nil {
+				key.sym = sym
+			} else {
+				key.global = id.Value
+				if w.collect {
+					w.facts.funcDefs = append(w.facts.funcDefs, funcDef{name: id.Value, at: w.at(id, id.Line())})
+				}
+			}
 		}
-		w.assign(name.Func, s.Func, s)
-		w.function(s.Func, false)
+		w.assign(name.Func, s.Func, source{})
+		w.namedFunction(s.Func, key, false)
 		return
 	}
 	// A method: a field of the receiver's value.
@@ -352,8 +397,17 @@ func (w *walker) funcDef(s *ast.FuncDefStmt) {
 			w.f.extra[key] = off
 		}
 	}
-	w.assign(&ast.AttrGetExpr{Object: name.Receiver, Key: key}, s.Func, s)
-	w.function(s.Func, true)
+	w.assign(&ast.AttrGetExpr{Object: name.Receiver, Key: key}, s.Func, source{})
+	w.namedFunction(s.Func, varKey{}, true)
+}
+
+// namedFunction walks a function held by the variable key, noting what
+// it returns.
+func (w *walker) namedFunction(f *ast.FunctionExpr, key varKey, self bool) {
+	outer := w.fn
+	w.fn = key
+	w.function(f, self)
+	w.fn = outer
 }
 
 func (w *walker) function(f *ast.FunctionExpr, self bool) {
@@ -378,22 +432,22 @@ func isMulti(e ast.Expr) bool {
 	return false
 }
 
-// assign records lhs = rhs (rhs nil: a value the walk cannot see, as the
-// second result of a call).
-func (w *walker) assign(lhs, rhs ast.Expr, stmt any) {
+// assign records lhs = rhs, a value made as src says (rhs nil: a value
+// the walk cannot see, as the second result of a call).
+func (w *walker) assign(lhs, rhs ast.Expr, src source) {
 	switch l := lhs.(type) {
 	case *ast.IdentExpr:
 		if sym := w.sc.lookup(l.Value); sym != nil {
 			w.reassigned[symKey{sym.decl, sym.idx}] = true
 			delete(w.aliases, sym)
-			w.record(varPath{v: varKey{sym: sym}}, w.sourceOrUnknown(rhs), rhs)
+			w.record(varPath{v: varKey{sym: sym}}, src, rhs)
 			w.targetCall(rhs, varPath{v: varKey{sym: sym}})
 			return
 		}
 		if w.collect {
 			w.facts.globalWrites[l.Value] = append(w.facts.globalWrites[l.Value], w.at(l, l.Line()))
 		}
-		w.record(varPath{v: varKey{global: l.Value}}, w.sourceOrUnknown(rhs), rhs)
+		w.record(varPath{v: varKey{global: l.Value}}, src, rhs)
 		w.targetCall(rhs, varPath{v: varKey{global: l.Value}})
 	case *ast.AttrGetExpr:
 		w.expr(l.Object, exprUse{indexed: true})
@@ -405,7 +459,7 @@ func (w *walker) assign(lhs, rhs ast.Expr, stmt any) {
 			w.pathWrite(p, key, constKey, l, rhs)
 		}
 		if vp, ok := w.varPathOf(lhs); ok {
-			w.record(vp, w.sourceOrUnknown(rhs), rhs)
+			w.record(vp, src, rhs)
 			w.targetCall(rhs, vp)
 		}
 	default:
@@ -473,13 +527,6 @@ func (w *walker) record(to varPath, src source, rhs ast.Expr) {
 	}
 }
 
-func (w *walker) sourceOrUnknown(rhs ast.Expr) source {
-	if rhs == nil {
-		return source{}
-	}
-	return w.sourceOf(rhs)
-}
-
 // targetCall notes, for x = con:prepare(sql), that the statement is x.
 func (w *walker) targetCall(rhs ast.Expr, to varPath) {
 	if c, ok := rhs.(*ast.FuncCallExpr); ok {
@@ -517,14 +564,35 @@ func (w *walker) sourceOf(e ast.Expr) source {
 			}
 			return source{kind: srcMethod, recv: &recv, method: x.Method}
 		}
-		if p, ok := w.staticPath(x.Func); ok {
-			return source{kind: srcAPI, typ: p} // resolved to a type by the checks
-		}
-		return source{}
+		return w.resultOf(x, 0)
 	case *ast.IdentExpr, *ast.AttrGetExpr:
 		if vp, ok := w.varPathOf(e); ok {
 			return source{kind: srcVar, path: vp}
 		}
+	}
+	return source{}
+}
+
+// resultOf is the source of result idx of the call e: an API object
+// (the first result of an API function), or a result of the program's
+// own function.
+func (w *walker) resultOf(e ast.Expr, idx int) source {
+	x, ok := e.(*ast.FuncCallExpr)
+	if !ok || x.Receiver != nil {
+		if ok && idx == 0 {
+			return w.sourceOf(e)
+		}
+		return source{}
+	}
+	if p, ok := w.staticPath(x.Func); ok && idx == 0 {
+		// An API function, or the program's: the checks tell.
+		if vp, ok := w.varPathOf(x.Func); ok && vp.steps == "" {
+			return source{kind: srcAPI, typ: p, path: vp}
+		}
+		return source{kind: srcAPI, typ: p}
+	}
+	if vp, ok := w.varPathOf(x.Func); ok && vp.steps == "" {
+		return source{kind: srcCall, path: vp, idx: idx}
 	}
 	return source{}
 }
@@ -689,7 +757,7 @@ func (w *walker) expr(e ast.Expr, use exprUse) {
 			w.expr(f.Value, exprUse{})
 		}
 	case *ast.FunctionExpr:
-		w.function(x, false)
+		w.namedFunction(x, varKey{}, false) // anonymous: its returns are its own
 	}
 }
 
