@@ -59,6 +59,14 @@ func (p *program) checkCommand(args []string) int {
 	for _, e := range rep.Errors {
 		fmt.Fprintf(p.stderr, "FATAL: check: %v\n", e)
 	}
+	if format == "text" && len(rep.Errors) == 0 {
+		// On standard error: standard output is the findings alone.
+		found := "nothing found"
+		if n := len(rep.Findings); n > 0 {
+			found = plural(int64(n), "finding")
+		}
+		fmt.Fprintf(p.stderr, "check: %s, %s: %s\n", plural(int64(rep.Scripts), "script"), plural(int64(rep.Lines), "line"), found)
+	}
 	switch {
 	case len(rep.Errors) > 0:
 		return CheckCouldNotRun
@@ -80,3 +88,4 @@ func printCheckHelp(out io.Writer, prog string) {
 	fmt.Fprintf(out, "Exit status: 0 nothing found, 1 findings, %d a script could not be checked.\n\n", CheckCouldNotRun)
 	fmt.Fprintf(out, "check options:\n%s\n", options.FormatHelp(checkOptions))
 }
+
