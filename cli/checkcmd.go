@@ -88,4 +88,3 @@ func printCheckHelp(out io.Writer, prog string) {
 	fmt.Fprintf(out, "Exit status: 0 nothing found, 1 findings, %d a script could not be checked.\n\n", CheckCouldNotRun)
 	fmt.Fprintf(out, "check options:\n%s\n", options.FormatHelp(checkOptions))
 }
-

@@ -95,7 +95,7 @@ func TestCheckNoFalseAlarm(t *testing.T) {
 		files := append(globAll(t, filepath.Join(src, "tests/include/*.lua"), filepath.Join(src, "tests/include/oltp_legacy/*.lua")),
 			testSuiteScripts(t, src)...)
 		sets = append(sets, set{"sysbench's test suite", files, []string{
-			"api_basic.t-4.lua:2:1 syntax",         // a script of "foo" (deliberate)
+			"api_basic.t-4.lua:2:1 syntax",       // a script of "foo" (deliberate)
 			"cmdline.t-2.lua:10:3 unused-option", // --int-opt3, never printed
 		}})
 	}
