@@ -125,7 +125,7 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 		rt.statements = s.newStatements()
 	}
 	if st != nil && s.env.Trace != nil {
-		rt.trace = s.env.Trace.newThreadTrace(tid+s.env.TidOffset, s.env.DriverConfig.PSMode)
+		rt.trace = s.env.Trace.newThreadTrace(tid+s.env.TidOffset, s.env.DriverConfig)
 	}
 
 	sb := L.CreateTable(0, 16)

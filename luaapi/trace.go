@@ -53,7 +53,9 @@ type threadTrace struct {
 	t       *Trace
 	tid     int
 	subst   bool // --db-ps-mode=disable: values go in the text
+	dry     bool // a dry run: nothing is sent
 	on      bool // tracing: thread_init, then the events up to t.events
+	in      bool // in an event
 	event   int  // 0 in thread_init
 	start   time.Time
 	block   []byte // the lines of the event (or thread_init) so far
@@ -66,8 +68,8 @@ type threadTrace struct {
 }
 
 // newThreadTrace starts the trace of worker tid (its thread_init first).
-func (t *Trace) newThreadTrace(tid int, mode drivers.PSMode) *threadTrace {
-	return &threadTrace{t: t, tid: tid, subst: mode == drivers.PSDisable, on: t.events > 0,
+func (t *Trace) newThreadTrace(tid int, cfg drivers.Config) *threadTrace {
+	return &threadTrace{t: t, tid: tid, subst: cfg.PSMode == drivers.PSDisable, dry: cfg.DryRun, on: t.events > 0,
 		stmts: map[string]*tracedStatement{}}
 }
 
@@ -90,14 +92,16 @@ func (tt *threadTrace) begin() {
 			millis(tt.nanos)))
 	}
 	tt.event++
+	tt.in = true
 	tt.start, tt.nanos, tt.lines = time.Now(), 0, 0
 }
 
 // end ends an event; err is how it ended, nil when it completed.
 func (tt *threadTrace) end(err error) {
-	if !tt.on || tt.event == 0 {
+	if !tt.on || !tt.in {
 		return
 	}
+	tt.in = false
 	took := time.Since(tt.start).Nanoseconds()
 	how := ""
 	if err != nil {
@@ -134,8 +138,13 @@ func (tt *threadTrace) flush(heading string) {
 
 // close merges the thread's statements into the run's summary.
 func (tt *threadTrace) close() {
-	if tt.on && tt.event > 0 {
+	switch {
+	case tt.in:
 		tt.end(errStoppedTracing)
+	case tt.on && tt.event == 0:
+		// A thread that ran no event: its thread_init still shows.
+		tt.flush(fmt.Sprintf("[trace] thread %d thread_init: %s, %s (no event)\n", tt.tid,
+			plural(tt.lines, "statement"), millis(tt.nanos)))
 	}
 	t := tt.t
 	t.mu.Lock()
@@ -172,6 +181,8 @@ func (tt *threadTrace) record(d drivers.Dialect, what, key string, text []byte, 
 	b = append(b, text...)
 	b = append(b, " -> "...)
 	switch {
+	case tt.dry:
+		b = append(b, "not sent (dry run)"...)
 	case err != nil:
 		b = append(b, "error "...)
 		if de := drivers.AsError(err); de != nil {
