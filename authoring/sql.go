@@ -9,17 +9,25 @@ import (
 )
 
 // constSQL is the text of a statement the source spells out: a string,
-// constants joined with .., or string.format of a constant format whose
-// conversions are integers only (a number cannot add a '?').
-func constSQL(e ast.Expr) (string, bool) {
+// a local given one string and never another, constants joined with
+// .., or string.format of a constant format whose conversions are
+// integers only (a number cannot add a '?').
+func (w *walker) constSQL(e ast.Expr) (string, bool) {
 	switch x := e.(type) {
 	case *ast.StringExpr:
 		return x.Value, true
 	case *ast.NumberExpr:
 		return x.Value, true
+	case *ast.IdentExpr:
+		sym := w.sc.lookup(x.Value)
+		if sym == nil || w.reassigned[symKey{sym.decl, sym.idx}] {
+			return "", false
+		}
+		v, ok := w.consts[sym]
+		return v, ok
 	case *ast.StringConcatOpExpr:
-		l, ok1 := constSQL(x.Lhs)
-		r, ok2 := constSQL(x.Rhs)
+		l, ok1 := w.constSQL(x.Lhs)
+		r, ok2 := w.constSQL(x.Rhs)
 		return l + r, ok1 && ok2
 	case *ast.FuncCallExpr:
 		a, ok := x.Func.(*ast.AttrGetExpr)
@@ -167,8 +175,12 @@ func (a *analysis) parameters(fx *facts, add addFunc) {
 				switch {
 				case !a.multi(c) && c.nargs > st.n:
 					add(c.at, KindParameterCount, "execute gives %s to %s", plural(c.nargs, "value"), desc)
-				case c.nargs == 0 && !bound && st.n > 0 && !a.escapes(st.to):
+				case bound || st.n == 0 || a.escapes(st.to):
+				case c.nargs == 0:
 					add(c.at, KindParameterCount, "execute runs %s, none bound (bind_create, bind_param)", desc)
+				default:
+					add(c.at, KindParameterCount, "execute gives %s to %s, none bound to take them (bind_create, bind_param)",
+						plural(c.nargs, "value"), desc)
 				}
 			case legacyBind(c) && len(c.e.Args) > 1:
 				if t, ok := c.e.Args[1].(*ast.TableExpr); ok {
@@ -208,10 +220,10 @@ func (a *analysis) statements() []statement {
 			if !isPrepare {
 				continue
 			}
-			sql, ok := constSQL(c.e.Args[0])
-			if !ok {
+			if !c.sqlOK {
 				continue
 			}
+			sql := c.sql
 			n := placeholders(sql)
 			if n < 0 || !a.onlyAssignment(c.target, c.e) {
 				continue

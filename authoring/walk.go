@@ -99,6 +99,10 @@ type call struct {
 	nargs int
 	multi bool
 	last  source // what made the last argument, when multi
+	// sql is the first argument's text, when the source spells it out
+	// (sqlOK): a prepare's statement.
+	sql   string
+	sqlOK bool
 	// target is what the result is assigned to, for a prepare; arg0,
 	// the variable the first argument is (db_bind_param(stmt, ...)).
 	target varPath
@@ -206,7 +210,8 @@ type walker struct {
 	// the locals assigned after their declaration (a first walk finds
 	// them: the second trusts an alias only when it is not).
 	aliases    map[*symbol]string
-	reassigned map[any]bool // symbol decl/idx pairs, by symKey
+	consts     map[*symbol]string // locals declared with a constant string
+	reassigned map[any]bool       // symbol decl/idx pairs, by symKey
 	collect    bool
 	// fn is the named function being walked (its variable), for what it
 	// returns; invalid in the main chunk and anonymous functions.
@@ -220,9 +225,11 @@ type symKey struct {
 
 // walkFile collects the facts of f.
 func walkFile(f *file) *facts {
-	first := &walker{f: f, reassigned: map[any]bool{}, aliases: map[*symbol]string{}, facts: newFacts()}
+	first := &walker{f: f, reassigned: map[any]bool{}, aliases: map[*symbol]string{}, consts: map[*symbol]string{},
+		facts: newFacts()}
 	first.block(f.chunk, nil)
-	w := &walker{f: f, reassigned: first.reassigned, aliases: map[*symbol]string{}, facts: newFacts(), collect: true}
+	w := &walker{f: f, reassigned: first.reassigned, aliases: map[*symbol]string{}, consts: map[*symbol]string{},
+		facts: newFacts(), collect: true}
 	w.block(f.chunk, nil)
 	return w.facts
 }
@@ -307,6 +314,9 @@ func (w *walker) stmt(st ast.Stmt) {
 			}
 			if p, ok := w.staticPath(rhs); ok && !w.reassigned[symKey{s, i}] {
 				w.aliases[sym] = p
+			}
+			if v, ok := w.constSQL(rhs); ok {
+				w.consts[sym] = v
 			}
 			w.record(varPath{v: varKey{sym: sym}}, w.sourceOf(rhs), rhs)
 			if c, ok := rhs.(*ast.FuncCallExpr); ok {
@@ -796,6 +806,9 @@ func (w *walker) callExpr(x *ast.FuncCallExpr) {
 				c.arg0, _ = w.varPathOf(x.Args[0])
 			}
 		}
+	}
+	if len(x.Args) > 0 {
+		c.sql, c.sqlOK = w.constSQL(x.Args[0])
 	}
 	for i, a := range x.Args {
 		use := exprUse{}
