@@ -291,10 +291,8 @@ func (t *Trace) WriteSummary() {
 	fmt.Fprintf(&b, "[trace] statement mix of %s (%s), %s in all:\n", plural(t.traced, "event"),
 		plural(t.threads, "thread"), millis(t.eventNanos))
 	fmt.Fprintf(&b, "  %9s %7s %7s  %s\n", "per event", "time", "errors", "statement")
-	order := slices.Clone(t.order)
-	slices.SortStableFunc(order, func(x, y string) int { return int(t.stmts[y].nanos - t.stmts[x].nanos) })
 	var in int64
-	for _, k := range order {
+	for _, k := range t.order { // in the order the events run them
 		s := t.stmts[k]
 		in += s.nanos
 		fmt.Fprintf(&b, "  %9.2f %6.1f%% %7d  %s\n", float64(s.count)/float64(t.traced),
