@@ -110,7 +110,7 @@ type addFunc func(r ref, kind Kind, format string, args ...any)
 // defined says a global exists when the script runs: sysbench gives it,
 // or the program sets it.
 func (a *analysis) defined(name string) bool {
-	if _, ok := a.c.surface.Names[name]; ok {
+	if _, ok := a.c.surface.Names[name]; ok || referenceOnly[name] {
 		return true
 	}
 	return a.globalWrites[name]
@@ -174,7 +174,7 @@ func (a *analysis) paths(fx *facts, add addFunc) {
 		if r.guarded || !a.closedTable(parent) {
 			continue
 		}
-		if _, ok := a.c.surface.Names[r.path]; ok || a.pathWrites[r.path] {
+		if _, ok := a.c.surface.Names[r.path]; ok || a.pathWrites[r.path] || referenceOnly[r.path] {
 			continue
 		}
 		what := "field"
