@@ -3,12 +3,15 @@ package authoring
 import "slices"
 
 // suggest is the candidate closest to name within a typo of it (one edit
-// for names of up to four letters, two up to ten, three beyond; a swap of
-// two neighbours is one edit), "" when none is. Ties go to the first in
-// sorted order, so that a finding's text does not vary.
+// for names of three or four letters, two up to ten, three beyond; a swap
+// of two neighbours is one edit; none for shorter names, where one edit
+// is half the name), "" when none is. Ties go to the first in sorted
+// order, so that a finding's text does not vary.
 func suggest(name string, candidates []string) string {
 	limit := 3
 	switch {
+	case len(name) <= 2:
+		return ""
 	case len(name) <= 4:
 		limit = 1
 	case len(name) <= 10:
