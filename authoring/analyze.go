@@ -356,6 +356,13 @@ func (a *analysis) options(fx *facts, add addFunc) {
 	}
 	for name, refs := range fx.optReads {
 		cn := options.Canonical(name)
+		if cn != name && (a.declared[cn] || a.known[cn]) {
+			for _, r := range refs {
+				add(r, KindUndeclared, "sysbench.opt[%q] is nil: options are read by their '_' names (sysbench.opt.%s)",
+					name, cn)
+			}
+			continue
+		}
 		if a.declared[cn] || a.known[cn] {
 			continue
 		}
