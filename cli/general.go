@@ -87,7 +87,8 @@ type optionGroup struct {
 func generalGroups() []optionGroup {
 	return []optionGroup{{"General options", generalOptions}, {"Pseudo-Random Numbers Generator options", randOptions},
 		{"Log options", logOptions}, {"Statistics options", statOptions}, {"General database options", dbOptions},
-		{"Distributed run options", distributedOptions}, {"Connection options", connectionOptions}}
+		{"Distributed run options", distributedOptions}, {"Connection options", connectionOptions},
+		{"Workload authoring options", traceOptions}}
 }
 
 // allDeclared is every option known before a script is loaded.

@@ -242,6 +242,11 @@ func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 		p.fail(err)
 		return nil
 	}
+	trace, err := traceOf(values, p.stderr)
+	if err != nil {
+		p.fail(err)
+		return nil
+	}
 	env := &luaapi.Env{
 		Values: values, Drivers: p.drivers, DriverName: values.String("db-driver"),
 		DriverConfig: drivers.Config{Values: values, PSMode: mode, Debug: values.Bool("db-debug"),
@@ -252,8 +257,8 @@ func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 		// without the banner's parenthesis (its own test suite checks it).
 		Command: spec.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: spec.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
-		StatementStats: values.Bool("statement-stats"),
-		Background:     boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		StatementStats: values.Bool("statement-stats"), Trace: trace,
+		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
 	}
 	return env
 }

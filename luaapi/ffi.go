@@ -45,12 +45,18 @@ func ffiC(L *lua.LState) func(L *lua.LState, C *lua.LTable) {
 			},
 			"sb_event_start": func(L *lua.LState) int {
 				if rt := getRuntime(L); rt.loop != nil {
+					if rt.trace != nil {
+						rt.trace.begin()
+					}
 					rt.loop.Start()
 				}
 				return 0
 			},
 			"sb_event_stop": func(L *lua.LState) int {
 				if rt := getRuntime(L); rt.loop != nil {
+					if rt.trace != nil {
+						rt.trace.end(nil)
+					}
 					if err := rt.eventEnded(); err != nil {
 						L.RaiseError("%s", err.Error())
 					}

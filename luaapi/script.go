@@ -57,6 +57,9 @@ type Env struct {
 	// StatementStats times every statement the workers run
 	// (--statement-stats).
 	StatementStats bool
+	// Trace, when set, prints the first events of each worker statement
+	// by statement (--trace).
+	Trace *Trace
 	// Connections is how threads renew their connections (--reconnect,
 	// --conn-lifetime); StatementRoom, when set, refuses a run whose
 	// threads would prepare more statements than the server allows.

@@ -356,6 +356,9 @@ func connect(L *lua.LState, rt *runtime, d drivers.Driver, name string) (*sqlCon
 	if rt.statements != nil {
 		conn = timeStatements(conn, rt.statements, name)
 	}
+	if rt.trace != nil {
+		conn = rt.trace.traceConn(conn, name)
+	}
 	c := &sqlConn{rt: rt, conn: conn, log: rt.env.sqlLog(), at: at}
 	c.connected()
 	c.ud = L.NewUserData()

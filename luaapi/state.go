@@ -29,6 +29,7 @@ type runtime struct {
 	rows *metrics.RowsHandle
 	// statements are the worker's --statement-stats, nil without.
 	statements *metrics.Statements
+	trace      *threadTrace // the worker's --trace, nil without
 	loop       *engine.Loop // set while a custom thread_run runs
 	conns      []*sqlConn
 	// paramRandStr is every parameter's set_rand_str.
@@ -132,6 +133,9 @@ func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, e
 	lj.Host = rt
 	if st != nil && s.env.StatementStats {
 		rt.statements = s.newStatements()
+	}
+	if st != nil && s.env.Trace != nil {
+		rt.trace = s.env.Trace.newThreadTrace(tid+s.env.TidOffset, s.env.DriverConfig)
 	}
 
 	sb := L.CreateTable(0, 16)

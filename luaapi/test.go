@@ -49,6 +49,9 @@ func (s *Script) Init(ctx context.Context) error {
 // Done calls the script's done() and closes what the run opened.
 func (s *Script) Done(ctx context.Context) error {
 	_, _, err := callGlobal(s.master, "done")
+	if s.env.Trace != nil {
+		s.env.Trace.WriteSummary()
+	}
 	// The main thread's state closes last in the reference.
 	closeJSON(s.env.Out, &s.jsonOpen[reportFinal])
 	s.masterRT.close()
@@ -296,6 +299,9 @@ func (w *worker) Done(ctx context.Context) error {
 }
 
 func (w *worker) Close() {
+	if w.rt.trace != nil {
+		w.rt.trace.close()
+	}
 	w.rt.close() // closes a JSON array report_json opened here
 	w.L.Close()
 	if w.rt.statements != nil {
@@ -321,6 +327,16 @@ func isRestart(err error) (*lua.LTable, bool) {
 
 // Event runs event(tid), restarting it after ignorable SQL errors.
 func (w *worker) Event(ctx context.Context) (bool, error) {
+	if w.rt.trace == nil {
+		return w.runEvent(ctx)
+	}
+	w.rt.trace.begin()
+	stop, err := w.runEvent(ctx)
+	w.rt.trace.end(err)
+	return stop, err
+}
+
+func (w *worker) runEvent(ctx context.Context) (bool, error) {
 	L := w.L
 	for tries := 1; ; tries++ {
 		var err error
@@ -340,6 +356,9 @@ func (w *worker) Event(ctx context.Context) (bool, error) {
 		}
 		desc, restart := isRestart(err)
 		w.rt.settleFatal(restart)
+		if restart && w.rt.trace != nil {
+			w.rt.trace.note("an ignorable error: the event restarts")
+		}
 		if !restart {
 			return false, &ScriptError{Msg: fmt.Sprintf("`thread_run' function failed: %s", luaError(err))}
 		}

@@ -307,7 +307,7 @@ func TestSyntaxErrorFields(t *testing.T) {
 	if !errors.As(err, &se) {
 		t.Fatalf("%v is not a *SyntaxError", err)
 	}
-	want := SyntaxError{Chunk: "scripts/t.lua", Line: 3, Message: "'}' expected (to close '{' at line 1)", Near: "b"}
+	want := SyntaxError{Chunk: "scripts/t.lua", Line: 3, Column: 3, Message: "'}' expected (to close '{' at line 1)", Near: "b"}
 	if *se != want {
 		t.Errorf("got %+v, want %+v", *se, want)
 	}
@@ -317,5 +317,21 @@ func TestSyntaxErrorFields(t *testing.T) {
 	_, err = Parse(strings.NewReader("goto x"), "t.lua")
 	if !errors.As(err, &se) || se.Near != "" || se.Error() != "t.lua:1: undefined label 'x'" {
 		t.Errorf("goto error: %#v", err)
+	}
+	// An error inside a token is at the token's start; one whose token
+	// starts on another line than the error's has no column.
+	for _, c := range []struct {
+		src    string
+		column int
+	}{
+		{"x = 1\ny = 'abc", 5},
+		{"x = [[a\nb", 0},
+		{"local a = 1 +\n", 1}, // <eof>, on the empty line 2
+		{"if x then\n\ty = = 2 end", 6},
+	} {
+		_, err := Parse(strings.NewReader(c.src), "t.lua")
+		if !errors.As(err, &se) || se.Column != c.column {
+			t.Errorf("%q: %#v, want column %d", c.src, err, c.column)
+		}
 	}
 }

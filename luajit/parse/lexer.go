@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -72,6 +73,7 @@ const (
 type token struct {
 	kind int
 	line int    // line of the token's first character: gopher-lua's node position
+	pos  int    // byte offset of its first character (Positions, SyntaxError.Column)
 	s    string // name, string value, or the source text of a number
 	// numbers
 	num     float64
@@ -165,6 +167,7 @@ type lexer struct {
 	c        int // current byte, eof at the end
 	line     int
 	lastLine int
+	tokPos   int // where the token being scanned starts, for errors inside it
 
 	tok      token
 	ahead    token
@@ -216,6 +219,17 @@ func (l *lexer) next() int {
 }
 
 // newline skips "\n", "\r", "\r\n" or "\n\r".
+// column is the 1-based byte column of offset off when it lies on line
+// (the line an error names), else 0: LuaJIT reports lines only, and an
+// error can name a line other than its token's (a string over several).
+func (l *lexer) column(off, line int) int {
+	off = min(max(off, 0), len(l.src))
+	if n := 1 + bytes.Count(l.src[:off], []byte{'\n'}); n != line {
+		return 0
+	}
+	return off - bytes.LastIndexByte(l.src[:off], '\n')
+}
+
 func (l *lexer) newline() {
 	old := l.c
 	l.next()
@@ -226,7 +240,7 @@ func (l *lexer) newline() {
 }
 
 func (l *lexer) fail(msg, near string) {
-	panic(&SyntaxError{Chunk: l.chunk, Line: l.line, Message: msg, Near: near})
+	panic(&SyntaxError{Chunk: l.chunk, Line: l.line, Column: l.column(l.tokPos, l.line), Message: msg, Near: near})
 }
 
 // advance makes the next token current (LuaJIT's lj_lex_next).
@@ -249,7 +263,8 @@ func (l *lexer) lookahead() int {
 func (l *lexer) scan(t *token) {
 	for {
 		c := l.c
-		t.line = l.line
+		t.line, t.pos = l.line, l.i
+		l.tokPos = l.i
 		if is(c, chIdent) {
 			if is(c, chDigit) {
 				l.number(t, l.i)

@@ -43,7 +43,13 @@ func parse(r io.Reader, chunkName string) (chunk []ast.Stmt, feats feature, err 
 	if err != nil {
 		return nil, 0, fmt.Errorf("read %s: %w", chunkName, err)
 	}
-	var p parser
+	return parseSource(src, chunkName, nil)
+}
+
+// parseSource parses src, recording node positions in pos when it is
+// not nil (ParseWithPositions).
+func parseSource(src []byte, chunkName string, pos map[any]int) (chunk []ast.Stmt, feats feature, err error) {
+	p := parser{pos: pos}
 	// Errors unwind the recursion as a panic of *SyntaxError only.
 	defer func() {
 		if e := recover(); e != nil {
@@ -62,8 +68,9 @@ func parse(r io.Reader, chunkName string) (chunk []ast.Stmt, feats feature, err 
 type parser struct {
 	lexer
 	fs    *funcState
-	level int // LuaJIT's syntactic nesting level
-	vtop  int // LuaJIT's variable stack height
+	level int         // LuaJIT's syntactic nesting level
+	vtop  int         // LuaJIT's variable stack height
+	pos   map[any]int // node -> offset, for ParseWithPositions only
 }
 
 // Kinds of primary expression, which decide what a statement can be.
@@ -74,7 +81,7 @@ const (
 )
 
 func (p *parser) errSyntax(msg string) {
-	panic(&SyntaxError{Chunk: p.chunk, Line: p.line, Message: msg, Near: p.tok.near()})
+	panic(&SyntaxError{Chunk: p.chunk, Line: p.line, Column: p.column(p.tok.pos, p.line), Message: msg, Near: p.tok.near()})
 }
 
 func (p *parser) errToken(kind int) { p.errSyntax("'" + tokenString(kind) + "' expected") }
@@ -171,6 +178,17 @@ func (p *parser) block() []ast.Stmt {
 // statement appends one statement (a run of labels is parsed as one, as
 // LuaJIT does); last says it must end the block.
 func (p *parser) statement(stmts []ast.Stmt) ([]ast.Stmt, bool) {
+	n, off := len(stmts), p.tok.pos
+	stmts, last := p.statementAt(stmts)
+	if p.pos != nil && len(stmts) > n {
+		if _, ok := p.pos[stmts[n]]; !ok {
+			p.pos[stmts[n]] = off
+		}
+	}
+	return stmts, last
+}
+
+func (p *parser) statementAt(stmts []ast.Stmt) ([]ast.Stmt, bool) {
 	line := p.line // LuaJIT's line of the statement, for "to close" messages
 	switch p.tok.kind {
 	case tkIf:
@@ -343,11 +361,13 @@ func (p *parser) forIn(name string) ast.Stmt {
 func (p *parser) functionStat(line int) ast.Stmt {
 	st := &ast.FuncDefStmt{}
 	st.SetLine(p.tok.line)
+	p.mark(st, p.tok.pos)
 	p.advance()
-	nameLine := p.tok.line
+	nameLine, nameOff := p.tok.line, p.tok.pos
 	name := p.name()
 	p.resolve(p.fs, name)
 	fn := &ast.FuncName{Func: p.ident(name, nameLine)}
+	p.mark(fn.Func, nameOff)
 	for p.tok.kind == '.' {
 		p.advance()
 		fn.Func = p.field(fn.Func)
@@ -355,7 +375,9 @@ func (p *parser) functionStat(line int) ast.Stmt {
 	needSelf := p.tok.kind == ':'
 	if needSelf {
 		p.advance()
+		off := p.tok.pos
 		fn = &ast.FuncName{Receiver: fn.Func, Method: p.name()}
+		p.mark(fn, off) // at the method's name
 	}
 	st.Name = fn
 	st.Func = p.body(needSelf, line)
@@ -368,6 +390,7 @@ func (p *parser) functionStat(line int) ast.Stmt {
 func (p *parser) field(obj ast.Expr) ast.Expr {
 	key := &ast.StringExpr{}
 	key.SetLine(p.tok.line)
+	p.mark(key, p.tok.pos)
 	key.Value = p.name()
 	e := &ast.AttrGetExpr{Object: obj, Key: key}
 	e.SetLine(key.Line())
@@ -496,6 +519,7 @@ func (p *parser) body(needSelf bool, line int) *ast.FunctionExpr {
 	fs := p.openFunction(line)
 	f := &ast.FunctionExpr{ParList: &ast.ParList{Names: []string{}}}
 	f.SetLine(p.tok.line)
+	p.mark(f, p.tok.pos)
 	p.check('(')
 	n := 0
 	if needSelf {
@@ -573,6 +597,7 @@ func (p *parser) args() (args []ast.Expr, line int) {
 func (p *parser) stringExpr() *ast.StringExpr {
 	s := &ast.StringExpr{Value: p.tok.s}
 	s.SetLine(p.tok.line)
+	p.mark(s, p.tok.pos)
 	return s
 }
 
@@ -587,10 +612,11 @@ func (p *parser) primary() (ast.Expr, int) {
 		p.match(')', '(', line)
 		e = parenthesised(e, parenLine)
 	case tkName, tkGoto:
-		line := p.tok.line
+		line, off := p.tok.line, p.tok.pos
 		name := p.name()
 		p.resolve(p.fs, name)
 		e, kind = p.ident(name, line), kindVar
+		p.mark(e, off)
 		e.SetLastLine(p.lastLine)
 	default:
 		p.errSyntax("unexpected symbol")
@@ -615,7 +641,9 @@ func (p *parser) primary() (ast.Expr, int) {
 			e, kind = a, kindVar
 		case ':':
 			p.advance()
+			off := p.tok.pos
 			c := &ast.FuncCallExpr{Receiver: e, Method: p.name()}
+			p.mark(c, off)
 			var line int
 			c.Args, line = p.args()
 			c.SetLine(e.Line())
@@ -670,9 +698,10 @@ func (p *parser) simple() ast.Expr {
 	case '{':
 		return p.table()
 	case tkFunction:
-		line := p.tok.line
+		line, off := p.tok.line, p.tok.pos
 		p.advance()
 		f := p.body(false, p.line)
+		p.mark(f, off)
 		f.SetLine(line) // gopher-lua's function expression starts at the keyword
 		return f
 	default:
@@ -680,6 +709,7 @@ func (p *parser) simple() ast.Expr {
 		return e
 	}
 	e.SetLine(p.tok.line)
+	p.mark(e, p.tok.pos)
 	p.advance()
 	e.SetLastLine(p.lastLine)
 	return e
@@ -707,6 +737,7 @@ func (p *parser) numberExpr() ast.Expr {
 func (p *parser) table() *ast.TableExpr {
 	t := &ast.TableExpr{Fields: []*ast.Field{}}
 	t.SetLine(p.tok.line)
+	p.mark(t, p.tok.pos)
 	line := p.line
 	p.check('{')
 	for p.tok.kind != '}' {
@@ -848,6 +879,7 @@ func (p *parser) unary() ast.Expr {
 	if kind != tkNot && kind != '-' && kind != '#' {
 		return p.simple()
 	}
+	off := p.tok.pos
 	p.advance()
 	operand, _ := p.binary(unaryPriority)
 	var e ast.Expr
@@ -860,6 +892,7 @@ func (p *parser) unary() ast.Expr {
 		e = &ast.UnaryLenOpExpr{Expr: operand}
 	}
 	e.SetLine(operand.Line()) // gopher-lua's position for unary operations
+	p.mark(e, off)
 	e.SetLastLine(p.lastLine)
 	return e
 }
