@@ -419,13 +419,14 @@ type scraped struct {
 	on, ended, reconnects float64
 }
 
-// watchMetrics scrapes the run's --metrics-addr one scrape after another
-// until the run ends (a scrape of a run in the test binary takes long on a
-// loaded machine: the test's other waits do not wait for it). It returns
-// the scrapes so far.
-func watchMetrics(r *asyncRun, url string) func() []scraped {
+// watchMetrics scrapes the run's --metrics-addr every 100 ms until the
+// run ends or stop is called (a scrape of a run in the test binary takes
+// long on a loaded machine: the test's other waits do not wait for it).
+// scrapes returns the scrapes so far.
+func watchMetrics(r *asyncRun, url string) (scrapes func() []scraped, stop func()) {
 	var mu sync.Mutex
 	var got []scraped
+	done := make(chan struct{})
 	go func() {
 		for {
 			began := time.Now()
@@ -441,15 +442,19 @@ func watchMetrics(r *asyncRun, url string) func() []scraped {
 			select {
 			case <-r.done:
 				return
-			case <-time.After(10 * time.Millisecond):
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
 			}
 		}
 	}()
 	return func() []scraped {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]scraped(nil), got...)
-	}
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]scraped(nil), got...)
+		}, sync.OnceFunc(func() {
+			close(done)
+		})
 }
 
 // An insert workload on each server, its table locked from the side until
@@ -462,7 +467,7 @@ func watchMetrics(r *asyncRun, url string) func() []scraped {
 // (--rate): it must outlast the test's steps on a loaded machine, and
 // costs little CPU all the same.
 func TestOutageOnServers(t *testing.T) {
-	const threads, rate, runTime = 2, 50, 15 * time.Second
+	const threads, rate, runTime = 2, 50, 10 * time.Second
 	for _, kind := range []string{"mysql", "pgsql"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel() // databases and ports of their own
@@ -497,7 +502,8 @@ func TestOutageOnServers(t *testing.T) {
 				return m
 			}
 			sessions := func() ([]string, int, error) { return lockSessions(ctx, kind, f.name, f.query) }
-			metrics := watchMetrics(r, metricsURL)
+			metrics, stopMetrics := watchMetrics(r, metricsURL)
+			defer stopMetrics()
 			b, locked, waited := lockOut(t, ctx, r, lock, threads, sessions)
 			// Held until the timeouts have given up two connections and
 			// --metrics-addr said the outage is on.
@@ -527,6 +533,7 @@ func TestOutageOnServers(t *testing.T) {
 				m := metrics()
 				return len(m) > 0 && m[len(m)-1].began.After(b.endBy) && m[len(m)-1].on == 0 && m[len(m)-1].ended >= 1
 			})
+			stopMetrics()
 
 			out, code := r.wait(t, runTime+2*cutoffGrace(runTime)+time.Minute)
 			if code != 0 {

@@ -49,7 +49,7 @@ import (
 const downFor = 1500 * time.Millisecond
 
 // failoverTime is the runs' --time, and failoverRate their --rate.
-const failoverTime, failoverRate = 20 * time.Second, 100
+const failoverTime, failoverRate = 15 * time.Second, 100
 
 // failoverRun is the options that run a failover test's workload.
 func failoverRun(threads int, results string) []string {
