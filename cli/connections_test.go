@@ -49,7 +49,7 @@ func newServerAdmin(t *testing.T, srv testenv.Server) *serverAdmin {
 		testenv.Unavailable(t, "no SBTEST_"+strings.ToUpper(srv.Kind)+"_SOCKET: the test needs the server's superuser on its socket")
 	}
 	if srv.Kind == "pgsql" {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), loadedWait)
 		defer cancel()
 		pg, err := pgconn.Connect(ctx, fmt.Sprintf("host=%s port=%s user=postgres dbname=postgres", srv.Socket, srv.Port))
 		if err != nil {
@@ -68,7 +68,7 @@ func newServerAdmin(t *testing.T, srv testenv.Server) *serverAdmin {
 // exec runs q and returns the first column of its rows.
 func (a *serverAdmin) exec(q string) ([]string, error) {
 	if a.pg != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), loadedWait)
 		defer cancel()
 		return pgColumn(a.pg.Exec(ctx, q).ReadAll())
 	}
@@ -119,11 +119,11 @@ func (a *serverAdmin) ownUser(db *faultDB, attrs string) []string {
 	return append(append([]string(nil), db.args...), "--"+a.srv.Kind+"-user="+name)
 }
 
-// pollUntil reads a count with read until it is at least want, for at
-// most 20 s, and returns the count it read last.
+// pollCount reads a count with read until it is at least want, for at
+// most loadedWait, and returns the count it read last.
 func pollCount(t *testing.T, want int, read func() (int, error)) int {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(loadedWait)
 	for {
 		n, err := read()
 		if err != nil {
@@ -139,7 +139,7 @@ func pollCount(t *testing.T, want int, read func() (int, error)) int {
 // countOf reads a count from q on db's side connection.
 func countOf(db *faultDB, q string) func() (int, error) {
 	return func() (int, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), loadedWait)
 		defer cancel()
 		col, err := db.query(ctx, q)
 		if err != nil || len(col) != 1 {
@@ -347,7 +347,7 @@ func TestIdleConnections(t *testing.T) {
 			if c == nil || c.Active != threads || c.Idle != idle || c.KeepaliveSeconds != keepaliveFor(timeout).Seconds() {
 				t.Errorf("results: connections %+v", c)
 			}
-			deadline := time.Now().Add(20 * time.Second)
+			deadline := time.Now().Add(loadedWait)
 			n, _ := sessions()
 			for n != 0 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
@@ -485,7 +485,7 @@ func TestRefusedUpFront(t *testing.T) {
 		// Connections open there now count against it.
 		own := db.srv
 		own.DB = db.name
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), loadedWait)
 		side, err := pgconn.Connect(ctx, own.PgURL(own.DB))
 		cancel()
 		if err != nil {

@@ -136,6 +136,17 @@ func (c *conn) connectTo(ctx context.Context, i int) error {
 	if err != nil {
 		return &targetError{t: t, err: err}
 	}
+	if err := ctx.Err(); err != nil {
+		// The connect's context ended as the connect completed:
+		// go-sql-driver's watcher of it may close the connection after
+		// Connect returned it, and its first call would fail as a lost
+		// connection (2013), ending a run that ignored only HYT00 when a
+		// reconnect after --query-timeout (its tries bounded by the
+		// timeout) took about that long. (The PostgreSQL driver's
+		// connectConfig gives up such a connect for the same reason.)
+		dc.Close()
+		return &targetError{t: t, err: err}
+	}
 	q, ok1 := dc.(driver.Queryer)
 	e, ok2 := dc.(driver.Execer)
 	if !ok1 || !ok2 {

@@ -82,7 +82,7 @@ func (c *conn) dial(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	pg, err := pgconn.ConnectConfig(ctx, cfg)
+	pg, err := connectConfig(ctx, cfg)
 	endpoint, tried := at.finish()
 	if err != nil {
 		host, port := c.d.endpoint(c.n)
@@ -106,6 +106,29 @@ func (c *conn) dial(ctx context.Context) error {
 		c.sess = c.d.sessions.Open(strconv.FormatUint(uint64(pg.PID()), 10))
 	}
 	return nil
+}
+
+// connectConfig connects with cfg, and gives up a connection whose
+// connect ended with ctx done: pgconn watches ctx during the connect and,
+// when it ends, expires the socket's deadline, which on a blocking socket
+// (sockio.Conn) shuts it down for good, while a connect that read the
+// server's last start-up message already completes all the same (the
+// deadline it clears after it restores nothing). Such a connection failed
+// its first call as a lost one (08006): a reconnect after --query-timeout,
+// whose tries are bounded by the timeout, ended a run that ignored only
+// HYT00 when the server took about that long to let it in.
+func connectConfig(ctx context.Context, cfg *pgconn.Config) (*pgconn.PgConn, error) {
+	pg, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = pg.Close(closeCtx)
+		cancel()
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	return pg, nil
 }
 
 // dialNote learns where the sockets of one connect went: every host
@@ -203,6 +226,9 @@ func (c *conn) Close() error {
 // begin marks the connection busy for ctx. pgconn is always called with
 // context.Background(); this guard does the cancellation instead.
 func (c *conn) begin(ctx context.Context) error {
+	if err := c.settleExpired(ctx); err != nil {
+		return err
+	}
 	if err := c.relink(ctx); err != nil {
 		return err
 	}
@@ -220,11 +246,6 @@ func (c *conn) begin(ctx context.Context) error {
 		c.stopWatch = context.AfterFunc(ctx, func() { c.interrupt(id) })
 	}
 	c.mu.Lock()
-	if c.expired {
-		// A context ended just as an earlier call finished.
-		c.expired = false
-		_ = c.pg.Conn().SetDeadline(time.Time{})
-	}
 	if cancellable {
 		c.active = c.watchID
 	}
@@ -236,6 +257,40 @@ func (c *conn) begin(ctx context.Context) error {
 	}
 	c.qt.Start()
 	return nil
+}
+
+// settleExpired gives up the connection when the query timer or a
+// cancelled context expired its socket's deadline as the last call on it
+// completed: the call had its answer and stands, but the socket is done
+// for. A deadline that has passed shuts a blocking socket (sockio.Conn)
+// for good, and clearing it again restores nothing: the next call failed
+// as a lost connection (08006), which ended a run that ignored only
+// HYT00. Outside a transaction the next call connects again: after the
+// timer within --query-timeout (relink), after a cancellation at once.
+// Inside one, the transaction went with the connection: after the timer
+// the call fails with the timeout's HYT00 (fail sees the timer expired:
+// timedOut), as the call before would have had its answer come a moment
+// later, and the event restarts; after a cancellation the run is
+// stopping, and the call fails as on a closed connection.
+func (c *conn) settleExpired(ctx context.Context) error {
+	c.mu.Lock()
+	expired := c.expired
+	c.expired = false
+	c.mu.Unlock()
+	if !expired || c.pg == nil {
+		return nil
+	}
+	inTx := c.pg.TxStatus() != 'I'
+	c.closePg()
+	switch {
+	case inTx:
+		return &drivers.Error{Kind: drivers.Fatal, State: lostConnState, Msg: "connection is closed"}
+	case c.qt.Expired():
+		c.lost = true
+		return nil
+	default:
+		return c.reconnectLoop(ctx)
+	}
 }
 
 // end follows every call to the server: the connection is no longer
