@@ -91,7 +91,7 @@ func (c *conn) BulkInsert(ctx context.Context, query string) (drivers.Result, bo
 	}
 
 	defer c.idle()
-	if err := c.begin(ctx); err != nil {
+	if err := c.begin(ctx, query, "mysql_drv_query()"); err != nil {
 		return nil, true, err
 	}
 	if c.dc == nil {

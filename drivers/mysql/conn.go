@@ -298,7 +298,7 @@ func (c *conn) abort() {
 }
 
 // begin prepares the connection for a new call; the caller defers idle.
-func (c *conn) begin(ctx context.Context) error {
+func (c *conn) begin(ctx context.Context, query, op string) error {
 	c.watch(ctx)
 	c.busy.Store(true)
 	if err := ctx.Err(); err != nil {
@@ -307,6 +307,18 @@ func (c *conn) begin(ctx context.Context) error {
 	if c.aborted.Load() {
 		// Our own abort closed the socket: not a lost connection.
 		c.aborted.Store(false)
+		if c.qt.Expired() {
+			// The query timer fired as the last call completed: that call
+			// had its answer, but the connection, and any transaction it
+			// held, went with the socket. Whether it held one the driver
+			// cannot tell (go-sql-driver keeps the server's status to
+			// itself), and a silent reconnect would run the rest of a
+			// transaction in autocommit: this call fails with the
+			// timeout's HYT00, as the last one would have a moment later,
+			// and the event restarts on a connection made anew
+			// (timedOut).
+			return c.timedOut(query, op)
+		}
 		c.close()
 		if err := c.connect(ctx); err != nil {
 			c.close()
@@ -341,7 +353,7 @@ func (c *conn) gone(ctx context.Context, query, op string) error {
 // Query runs SQL text and buffers its first result.
 func (c *conn) Query(ctx context.Context, query string) (drivers.Result, error) {
 	defer c.idle()
-	if err := c.begin(ctx); err != nil {
+	if err := c.begin(ctx, query, "mysql_drv_query()"); err != nil {
 		return nil, err
 	}
 	if c.dc == nil {
@@ -564,7 +576,7 @@ func (c *conn) Prepare(ctx context.Context, query string) (drivers.Stmt, error) 
 		return s, nil
 	}
 	defer c.idle()
-	if err := c.begin(ctx); err != nil {
+	if err := c.begin(ctx, query, "mysql_stmt_prepare()"); err != nil {
 		return nil, err
 	}
 	var err error
@@ -650,14 +662,14 @@ var emptyBytes = []byte{}
 func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Result, error) {
 	c := s.c
 	defer c.idle()
-	if err := c.begin(ctx); err != nil {
+	op := "mysql_stmt_execute()"
+	if s.emulated {
+		op = "mysql_drv_query()"
+	}
+	if err := c.begin(ctx, s.query, op); err != nil {
 		return nil, err
 	}
 	if c.dc == nil {
-		op := "mysql_stmt_execute()"
-		if s.emulated {
-			op = "mysql_drv_query()"
-		}
 		return nil, c.gone(ctx, s.query, op)
 	}
 	if s.emulated {
