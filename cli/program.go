@@ -115,7 +115,7 @@ func (p *program) main(args []string) int {
 		printDrivers(p.log.Out(), p.drivers)
 		return 0
 	}
-	if cl.testname == "" || cl.testname == "-" {
+	if !cl.named || cl.testname == "-" {
 		return p.runStdinScript(spec)
 	}
 	for _, b := range p.tests {
@@ -183,11 +183,7 @@ func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
 // line.
 func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 	cfg, values := spec.cfg, spec.values
-	mode, err := psMode(values)
-	if err != nil {
-		p.fail(err)
-		return nil
-	}
+	mode, modeErr := psMode(values)
 	timeout, err := fracSecondsOpt(values, "query-timeout")
 	if err != nil {
 		p.fail(err)
@@ -203,8 +199,9 @@ func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 		// without the banner's parenthesis (its own test suite checks it).
 		Command: spec.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: spec.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
-		StatementStats: values.Bool("statement-stats"),
-		Background:     boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		StatementStats:  values.Bool("statement-stats"),
+		Background:      boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		DriverConfigErr: modeErr,
 	}
 	return env
 }
@@ -287,7 +284,11 @@ func (p *program) runCommand(spec *runSpec, t engine.Test, testOpts []options.Op
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {
-		fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		if command == "prepare" || command == "cleanup" || command == "help" {
+			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		} else {
+			fmt.Fprintf(p.stderr, "Unknown command: %s\n", command)
+		}
 		return 1
 	}
 	err := c.Command(p.ctx, command, p.log.Writer(logging.Notice))
@@ -319,6 +320,9 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 	}
 	cfg := spec.cfg
 	cfg.Reporters = outs.reporters
+	cfg.Aside = p.aside()
+	cfg.OutagesAsked = spec.values.IsSet("outage-threshold")
+	cfg.OnFail = func(err error) { p.fail(err) }
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
@@ -472,10 +476,13 @@ func (p *program) fail(err error) int {
 		var line interruptLine
 		var ce *luaapi.CommandError
 		var in *engine.Interrupt
+		var bad *options.ValueError
 		switch {
 		case engine.IsQuiet(e):
 		case errors.As(e, &line):
-			fmt.Fprintf(p.log.Out(), "%s\n", line.msg)
+			// Nobody asked for it and the reference, which the signal
+			// kills, prints nothing: standard error.
+			fmt.Fprintf(p.stderr, "%s\n", line.msg)
 		case errors.As(e, &in):
 			// Its line is the caller's (interruptError), which knows
 			// what was interrupted.
@@ -485,6 +492,10 @@ func (p *program) fail(err error) int {
 			fmt.Fprintln(p.stderr, ce.Msg)
 		case errors.As(e, &usage):
 			fmt.Fprintln(p.stderr, usage.msg)
+		case errors.As(e, &bad):
+			// The reference's option parser says it on standard error
+			// and exits.
+			fmt.Fprintln(p.stderr, bad)
 		default:
 			p.log.Fatalf("%v", e)
 		}
@@ -524,6 +535,16 @@ func (f *flushWriter) redirect(w io.Writer) {
 	defer f.mu.Unlock()
 	_ = f.w.Flush()
 	f.w.Reset(w)
+}
+
+// aside is where a run's text that a plain sysbench command line does not
+// print, and no option asked for, goes: standard error, at the verbosity
+// of the report (docs/differences.md: the rule for streams).
+func (p *program) aside() io.Writer {
+	if !p.log.Enabled(logging.Notice) {
+		return io.Discard
+	}
+	return p.stderr
 }
 
 // textToStderr moves the text output to standard error.

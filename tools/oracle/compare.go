@@ -62,7 +62,7 @@ func compare(c *Case, ref, ours result, l *list, used map[string][]string) outco
 	if rs != os {
 		d := streamDiff{stream: "exit", refStatus: rs, ourStat: os, unlisted: true}
 		for _, e := range l.Differences {
-			if e.Stream == "exit" && e.covers(c.Name) && e.ref != nil && e.ours != nil && e.ref.MatchString(rs) && e.ours.MatchString(os) {
+			if e.accountExit(c.Name, rs, os) {
 				d.unlisted = false
 				d.listedBy = append(d.listedBy, e.ID)
 				used[e.ID] = append(used[e.ID], c.Name)

@@ -18,13 +18,24 @@ type Difference struct {
 	Title string `toml:"title"`
 	// Reason says why a user would choose it (markdown).
 	Reason string `toml:"reason"`
+	// Known, when set, says the difference is not one we chose but one
+	// being fixed, and where (an issue, a branch): it is listed apart.
+	Known string `toml:"known"`
 	// Show is the case that shows it: it must differ so, or the entry is
 	// stale.
 	Show string `toml:"show"`
 	// Cases are the cases it may occur in (globs, * matching any text);
 	// default: Show alone.
 	Cases []string `toml:"cases"`
-	// Stream is where: "stdout", "stderr" or "exit".
+	// Where says what differs, stream by stream.
+	Where []*Rule `toml:"where"`
+
+	cases []*regexp.Regexp
+}
+
+// Rule is what a difference looks like in one stream.
+type Rule struct {
+	// Stream is "stdout", "stderr" or "exit".
 	Stream string `toml:"stream"`
 	// Ref and Ours match what only the reference and only we print
 	// (regular expressions over a whole normalized line; for "exit",
@@ -36,7 +47,6 @@ type Difference struct {
 	// submatches are equal (a position named another way).
 	Pair bool `toml:"pair"`
 
-	cases     []*regexp.Regexp
 	ref, ours *regexp.Regexp
 }
 
@@ -63,17 +73,8 @@ func readList(path string) (*list, error) {
 			return nil, fmt.Errorf("%s: an entry without an id, or id %q twice", path, d.ID)
 		}
 		ids[d.ID] = true
-		if d.Title == "" || d.Reason == "" || d.Show == "" {
-			return nil, fmt.Errorf("%s: %s: title, reason and show are required", path, d.ID)
-		}
-		if !slices.Contains([]string{"stdout", "stderr", "exit"}, d.Stream) {
-			return nil, fmt.Errorf("%s: %s: stream must be stdout, stderr or exit", path, d.ID)
-		}
-		if d.Ref == "" && d.Ours == "" {
-			return nil, fmt.Errorf("%s: %s: ref or ours must say what differs", path, d.ID)
-		}
-		if d.Pair && (d.Ref == "" || d.Ours == "") {
-			return nil, fmt.Errorf("%s: %s: a pair needs ref and ours", path, d.ID)
+		if d.Title == "" || d.Reason == "" || d.Show == "" || len(d.Where) == 0 {
+			return nil, fmt.Errorf("%s: %s: title, reason, show and where are required", path, d.ID)
 		}
 		globs := d.Cases
 		if len(globs) == 0 {
@@ -85,18 +86,26 @@ func readList(path string) (*list, error) {
 		if !d.covers(d.Show) {
 			return nil, fmt.Errorf("%s: %s: its cases do not include its show case %s", path, d.ID, d.Show)
 		}
-		for _, p := range []struct {
-			src string
-			re  **regexp.Regexp
-		}{{d.Ref, &d.ref}, {d.Ours, &d.ours}} {
-			if p.src == "" {
-				continue
+		for _, w := range d.Where {
+			if !slices.Contains([]string{"stdout", "stderr", "exit"}, w.Stream) {
+				return nil, fmt.Errorf("%s: %s: stream must be stdout, stderr or exit", path, d.ID)
 			}
-			re, err := regexp.Compile("^(?:" + p.src + ")$")
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", path, d.ID, err)
+			if w.Ref == "" && w.Ours == "" || (w.Pair || w.Stream == "exit") && (w.Ref == "" || w.Ours == "") {
+				return nil, fmt.Errorf("%s: %s: ref and ours must say what differs (both for a pair and an exit status)", path, d.ID)
 			}
-			*p.re = re
+			for _, p := range []struct {
+				src string
+				re  **regexp.Regexp
+			}{{w.Ref, &w.ref}, {w.Ours, &w.ours}} {
+				if p.src == "" {
+					continue
+				}
+				re, err := regexp.Compile("^(?:" + p.src + ")$")
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", path, d.ID, err)
+				}
+				*p.re = re
+			}
 		}
 	}
 	return &l, nil
@@ -114,18 +123,42 @@ func (d *Difference) covers(name string) bool {
 // account removes from onlyRef and onlyOurs the lines d accounts for in
 // case name's stream and says whether it accounted for any.
 func (d *Difference) account(name, stream string, onlyRef, onlyOurs *[]string) bool {
-	if d.Stream != stream || !d.covers(name) {
+	if !d.covers(name) {
 		return false
 	}
 	used := false
-	if d.Pair {
+	for _, w := range d.Where {
+		if w.Stream == stream && w.account(onlyRef, onlyOurs) {
+			used = true
+		}
+	}
+	return used
+}
+
+// accountExit says whether d accounts for the exit statuses ref and ours
+// of case name.
+func (d *Difference) accountExit(name, ref, ours string) bool {
+	if !d.covers(name) {
+		return false
+	}
+	for _, w := range d.Where {
+		if w.Stream == "exit" && w.ref.MatchString(ref) && w.ours.MatchString(ours) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *Rule) account(onlyRef, onlyOurs *[]string) bool {
+	used := false
+	if w.Pair {
 		for i := 0; i < len(*onlyRef); i++ {
-			rm := d.ref.FindStringSubmatch((*onlyRef)[i])
+			rm := w.ref.FindStringSubmatch((*onlyRef)[i])
 			if rm == nil {
 				continue
 			}
 			for j := 0; j < len(*onlyOurs); j++ {
-				om := d.ours.FindStringSubmatch((*onlyOurs)[j])
+				om := w.ours.FindStringSubmatch((*onlyOurs)[j])
 				if om != nil && slices.Equal(rm[1:], om[1:]) {
 					*onlyRef = slices.Delete(*onlyRef, i, i+1)
 					*onlyOurs = slices.Delete(*onlyOurs, j, j+1)
@@ -149,8 +182,8 @@ func (d *Difference) account(name, stream string, onlyRef, onlyOurs *[]string) b
 			return false
 		})
 	}
-	drop(onlyRef, d.ref)
-	drop(onlyOurs, d.ours)
+	drop(onlyRef, w.ref)
+	drop(onlyOurs, w.ours)
 	return used
 }
 
@@ -163,7 +196,8 @@ const (
 
 var streamWords = map[string]string{"stdout": "standard output", "stderr": "standard error", "exit": "exit status"}
 
-// render returns page with the block between the marks made from l.
+// render returns page with the block between the marks made from l: the
+// deliberate differences, then the known ones being fixed.
 func render(l *list, page string) (string, error) {
 	i, j := strings.Index(page, beginMark), strings.Index(page, endMark)
 	if i < 0 || j < i {
@@ -171,18 +205,41 @@ func render(l *list, page string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(beginMark + "\n\n")
+	var known []*Difference
 	for _, d := range l.Differences {
-		fmt.Fprintf(&b, "- **%s** (%s; case `%s`)", d.Title, streamWords[d.Stream], d.Show)
-		for n, line := range strings.Split(strings.TrimSpace(d.Reason), "\n") {
-			if n == 0 {
-				b.WriteString(": " + line + "\n")
-			} else if line == "" {
-				b.WriteString("\n")
-			} else {
-				b.WriteString("  " + line + "\n")
-			}
+		if d.Known != "" {
+			known = append(known, d)
+			continue
+		}
+		renderEntry(&b, d)
+	}
+	if len(known) > 0 {
+		b.WriteString("\nNot chosen, and being fixed (the harness accepts them until then):\n\n")
+		for _, d := range known {
+			renderEntry(&b, d)
 		}
 	}
 	b.WriteString("\n")
 	return page[:i] + b.String() + page[j:], nil
+}
+
+func renderEntry(b *strings.Builder, d *Difference) {
+	var streams []string
+	for _, w := range d.Where {
+		if s := streamWords[w.Stream]; !slices.Contains(streams, s) {
+			streams = append(streams, s)
+		}
+	}
+	fmt.Fprintf(b, "- **%s** (%s; case `%s`", d.Title, strings.Join(streams, ", "), d.Show)
+	if d.Known != "" {
+		fmt.Fprintf(b, "; %s", d.Known)
+	}
+	b.WriteString("):\n")
+	for _, line := range strings.Split(strings.TrimSpace(d.Reason), "\n") {
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("  " + line + "\n")
+	}
 }

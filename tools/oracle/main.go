@@ -113,7 +113,7 @@ func command(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 
 // defaultSample: the quick subset takes one in this many of the cases
 // that are neither core nor slow.
-const defaultSample = 4
+const defaultSample = 12
 
 // listPath and docsPath are the list of differences and its page.
 func listPath(root string) string { return filepath.Join(root, "docs", "differences.toml") }

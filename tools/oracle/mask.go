@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,12 +16,14 @@ var (
 	measuredLabel = regexp.MustCompile(`^(\s+)(read|write|other|total|transactions|queries|ignored errors|reconnects|total time|total number of events|min|avg|max|\d+(?:\.\d+)?th percentile|sum|events \(avg/stddev\)|execution time \(avg/stddev\)|events per second|reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s+(.*)$`)
 	// Lines made of figures only.
 	measuredLine = regexp.MustCompile(`^(Total operations: |[\d.]+ MiB transferred|\d+ bytes written in |\[ \d+s \] )`)
-	number       = regexp.MustCompile(`-?\d+(\.\d+)?(e[-+]?\d+)?`)
-	spaces       = regexp.MustCompile(`\s+`)
+	// A figure with the padding before it, whose width depends on it.
+	number = regexp.MustCompile(`[ \t]*-?\d+(\.\d+)?(e[-+]?\d+)?`)
+	spaces = regexp.MustCompile(`\s+`)
 	// An interval line's thread count is not measured: it is kept.
-	threadsField = regexp.MustCompile(`thds: (\d+)`)
-	intervalLine = regexp.MustCompile(`^\[ N(\.N)?s \] `)
-	histogram    = regexp.MustCompile(`^\s+[\d.]+ \|\**\s+\d+$`)
+	threadsField   = regexp.MustCompile(`thds: (\d+)`)
+	runningThreads = regexp.MustCompile(`thds: [1-9]\d*`)
+	intervalLine   = regexp.MustCompile(`^\[ N(\.N)?s \] `)
+	histogram      = regexp.MustCompile(`^\s+[\d.]+ \|\**\s+\d+$`)
 )
 
 // normalize returns text's lines with the measured figures masked, the
@@ -34,6 +37,11 @@ func normalize(text string) []string {
 	var out []string
 	for _, l := range lines {
 		l = maskLine(l)
+		if intervalLine.MatchString(l) {
+			// How many threads run at the last interval, made as they
+			// stop, is the reference's race; a run with none is not.
+			l = runningThreads.ReplaceAllString(l, "thds: N")
+		}
 		if l == "HISTOGRAM" && len(out) > 0 && out[len(out)-1] == l {
 			continue
 		}
@@ -51,7 +59,26 @@ func normalize(text string) []string {
 		}
 		out = append(out, l)
 	}
+	sortRuns(out, workerDebug)
 	return out
+}
+
+// workerDebug are the lines each worker thread prints as it starts, in
+// the order the threads happen to run.
+var workerDebug = regexp.MustCompile(`^DEBUG: Worker thread \(#\d+\) (started|initialized)$`)
+
+// sortRuns sorts each run of consecutive lines matching re.
+func sortRuns(lines []string, re *regexp.Regexp) {
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && re.MatchString(lines[j]) {
+			j++
+		}
+		if j > i+1 {
+			slices.Sort(lines[i:j])
+		}
+		i = max(j, i+1)
+	}
 }
 
 // maskLine masks the figures of one line.
@@ -74,6 +101,6 @@ func maskLine(l string) string {
 }
 
 func maskNumbers(s string) string {
-	s = number.ReplaceAllString(s, "N")
-	return spaces.ReplaceAllString(s, " ")
+	s = number.ReplaceAllString(s, " N")
+	return strings.TrimPrefix(spaces.ReplaceAllString(s, " "), " ")
 }

@@ -57,10 +57,11 @@ func serversFromEnv() servers {
 }
 
 // dbName is the database of a case's run on a server: one per case and
-// program, so that both run at once.
+// program, so that both run at once (named sbtest_*, which the test
+// servers' account may create).
 func dbName(c *Case, p program) string {
 	h := sha256.Sum256([]byte(c.Name))
-	return "oracle_" + hex.EncodeToString(h[:5]) + "_" + p.name
+	return "sbtest_oracle_" + hex.EncodeToString(h[:5]) + "_" + p.name
 }
 
 // connArgs are the options that point a run at the server, in db.
