@@ -173,7 +173,7 @@ func warmupTime(v *options.Values) (time.Duration, bool, error) {
 	}
 	warm, err := intOpt(v, "warmup-time")
 	if err != nil {
-		return 0, false, err
+		return 0, false, fmt.Errorf("Invalid value for --warmup-time: '%s' (seconds, auto or auto:MAX)", s)
 	}
 	if warm < 0 {
 		return 0, false, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)

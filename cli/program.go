@@ -321,7 +321,10 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 	cfg := spec.cfg
 	cfg.Reporters = outs.reporters
 	cfg.Aside = p.aside()
-	cfg.OutagesAsked = spec.values.IsSet("outage-threshold")
+	// The availability options of ours ask for the Availability and
+	// Hosts blocks; without them the blocks go aside.
+	cfg.OutagesAsked = spec.values.IsSet("outage-threshold") || spec.values.IsSet("mysql-target") ||
+		spec.values.IsSet("pgsql-target-session-attrs")
 	cfg.OnFail = func(err error) { p.fail(err) }
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)

@@ -420,9 +420,10 @@ func (r *runState) worker(ctx context.Context, tid int) {
 	}
 	if err != nil {
 		r.log.Debugf("Worker thread (#%d) failed to initialize!", tid)
-		if r.cfg.OnFail != nil {
+		if r.cfg.OnFail != nil && Interrupted(r.ctx) == nil {
 			// Said as it happens, as each thread of the reference says
-			// its own, among the driver's lines.
+			// its own, among the driver's lines (not when a signal's
+			// cancel made it: the run says it was interrupted).
 			r.cfg.OnFail(err)
 			err = Quiet(err)
 		}
