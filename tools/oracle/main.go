@@ -345,6 +345,16 @@ func summarize(cfg config, outcomes []outcome, l *list, used map[string][]string
 	}
 	fmt.Fprintf(&b, " in %s; %d identical, %d differ only as listed, %d differ otherwise; %d listed differences, %d of them seen, %d stale.\n",
 		took.Round(time.Second), identical, listed, rep.unlisted, len(l.Differences), len(used), len(rep.stale))
+	if cfg.verbose {
+		b.WriteString("Cases each listed difference was seen in:\n")
+		for _, d := range l.Differences {
+			seen := map[string]bool{}
+			for _, c := range used[d.ID] {
+				seen[c] = true
+			}
+			fmt.Fprintf(&b, "  %-28s %d\n", d.ID, len(seen))
+		}
+	}
 	rep.text = b.String()
 	return rep
 }
