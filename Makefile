@@ -74,7 +74,8 @@ conformance: build
 # stdout, stderr and exit status compared apart; prints what differs and
 # is not in docs/differences.toml, then the counts. make test runs a
 # subset of the cases (TestOracle). Starts private servers unless
-# SBTEST_* name some. ORACLE_FLAGS: -run REGEXP, -v, -list, -parallel N.
+# SBTEST_* name some. ORACLE_FLAGS: -run REGEXP, -v, -list, -parallel N
+# (make expands a $ in them: scripts/oracle.sh takes the same flags as is).
 oracle: build
 	SYSBENCH_GO_BIN=$(CURDIR)/$(BIN) bash scripts/oracle.sh $(ORACLE_FLAGS)
 
