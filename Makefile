@@ -30,7 +30,7 @@ DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64
 
 IMAGE       ?= sysbench-go:latest
 
-.PHONY: build test test-loaded unit demo man bench bench-builtin conformance luasuite lint clean install uninstall dist image soak
+.PHONY: build test test-loaded unit demo man bench bench-builtin conformance luasuite oracle differences lint clean install uninstall dist image soak
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) .
@@ -86,6 +86,20 @@ soak: build
 conformance: build
 	@test -n "$(SYSBENCH_SRC)" || { echo "usage: make conformance SYSBENCH_SRC=<checkout of sysbench 1.0.20>"; exit 2; }
 	SYSBENCH_GO_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh $(SYSBENCH_SRC)
+
+# The differential harness over every case it generates (tools/oracle):
+# our binary beside the reference sysbench 1.0.20 (/usr/bin/sysbench),
+# stdout, stderr and exit status compared apart; prints what differs and
+# is not in docs/differences.toml, then the counts. make test runs a
+# subset of the cases (TestOracle). Starts private servers unless
+# SBTEST_* name some. ORACLE_FLAGS: -run REGEXP, -v, -list, -parallel N
+# (make expands a $ in them: scripts/oracle.sh takes the same flags as is).
+oracle: build
+	SYSBENCH_GO_BIN=$(CURDIR)/$(BIN) bash scripts/oracle.sh $(ORACLE_FLAGS)
+
+# docs/differences.md's list, rendered from docs/differences.toml.
+differences:
+	$(GO) run ./tools/oracle -render
 
 # LuaJIT's test suite block by block and the Lua 5.1 test suite file by
 # file, under luajit, lua5.1, the reference sysbench and our binary: prints

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,9 +77,9 @@ func (r optReader) int(name string) (int64, error) {
 	if !ok || s == "" {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimLeft(s, " \t\n"), 10, 64)
-	if err != nil || n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, fmt.Errorf("Invalid value for the '%s' option: '%s'", options.Canonical(name), s)
+	n, err := options.ParseInt(s)
+	if err != nil {
+		return 0, &options.ValueError{Name: name, Value: s}
 	}
 	return n, nil
 }

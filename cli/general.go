@@ -104,7 +104,25 @@ func allDeclared(drv []drivers.Factory, tests []engine.Builtin) []options.Option
 }
 
 // parsePercentiles accepts "95" or a list "50,95,99,99.9"; 0 disables.
+// A whole number is read as the reference reads it (an integer option);
+// fractions and lists are ours.
 func parsePercentiles(s string) ([]float64, error) {
+	if !strings.ContainsAny(s, ".,") {
+		var n int64
+		if s != "" {
+			var err error
+			if n, err = options.ParseInt(s); err != nil {
+				return nil, &options.ValueError{Name: "percentile", Value: s}
+			}
+		}
+		switch {
+		case n < 0 || n > 100:
+			return nil, fmt.Errorf("Invalid value for --percentile: %d", n)
+		case n == 0:
+			return nil, nil
+		}
+		return []float64{float64(n)}, nil
+	}
 	var out []float64
 	for _, p := range options.SplitList(s) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
@@ -157,7 +175,7 @@ func warmupTime(v *options.Values) (time.Duration, bool, error) {
 	}
 	warm, err := intOpt(v, "warmup-time")
 	if err != nil {
-		return 0, false, err
+		return 0, false, fmt.Errorf("Invalid value for --warmup-time: '%s' (seconds, auto or auto:MAX)", s)
 	}
 	if warm < 0 {
 		return 0, false, fmt.Errorf("Invalid value for --warmup-time: %d.", warm)
@@ -167,13 +185,15 @@ func warmupTime(v *options.Values) (time.Duration, bool, error) {
 
 // verbosity reads --verbosity; --debug forces the DEBUG level.
 func verbosity(v *options.Values) (logging.Level, error) {
+	if v.Bool("debug") {
+		// --debug sets the verbosity before the reference reads it.
+		return logging.Debug, nil
+	}
 	verb, err := intOpt(v, "verbosity")
 	if err != nil {
 		return 0, err
 	}
-	if v.Bool("debug") {
-		verb = int64(logging.Debug)
-	}
+	verb = int64(uint8(verb)) // the reference keeps it in an unsigned char
 	if verb > int64(logging.Debug) {
 		// The reference checks this in its logger, which prints it plain.
 		return 0, plainError{fmt.Sprintf("Invalid value for verbosity: %d", verb)}
@@ -187,101 +207,69 @@ type plainError struct{ msg string }
 func (e plainError) Error() string { return e.msg }
 
 // buildConfig turns the general options into the engine's configuration,
-// with the reference's validation and error texts.
+// with the reference's validation and error texts. Options are read in the
+// reference's order, and a deprecated alias given a value replaces its
+// option unread, as there.
 func buildConfig(v *options.Values, warn func(string)) (engine.Config, error) {
 	var c engine.Config
-	threads, err := intOpt(v, "threads")
+	threads, err := aliasedInt(v, "num-threads", "threads", 1, warn)
 	if err != nil {
 		return c, err
-	}
-	if n, err := intOpt(v, "num-threads"); err != nil {
-		return c, err
-	} else if n > 1 {
-		warn("--num-threads is deprecated, use --threads instead")
-		threads = n
 	}
 	if threads <= 0 || threads > 1<<20 {
 		return c, fmt.Errorf("Invalid value for --threads: %d.\n", threads)
 	}
 	c.Threads = int(threads)
 
-	events, err := intOpt(v, "events")
+	// The reference keeps --events and --time unsigned: a negative one is
+	// no limit (and not the endless run's warning either).
+	events, err := aliasedInt(v, "max-requests", "events", 0, warn)
 	if err != nil {
 		return c, err
 	}
-	if n, err := intOpt(v, "max-requests"); err != nil {
-		return c, err
-	} else if n > 0 {
-		warn("--max-requests is deprecated, use --events instead")
-		events = n
-	}
-	if events < 0 {
-		return c, fmt.Errorf("Invalid value for --events: %d.", events)
-	}
-	c.Events = uint64(events)
-
-	secs, err := intOpt(v, "time")
+	c.Events = uint64(max(events, 0))
+	secs, err := aliasedInt(v, "max-time", "time", 0, warn)
 	if err != nil {
 		return c, err
 	}
-	if n, err := intOpt(v, "max-time"); err != nil {
-		return c, err
-	} else if n > 0 {
-		warn("--max-time is deprecated, use --time instead")
-		secs = n
-	}
-	if secs < 0 {
-		return c, fmt.Errorf("Invalid value for --time: %d.", secs)
-	}
-	c.Time = time.Duration(secs) * time.Second
-	if c.Events == 0 && c.Time == 0 {
+	c.Time = time.Duration(max(secs, 0)) * time.Second
+	if events == 0 && secs == 0 {
 		warn("Both event and time limits are disabled, running an endless test")
 	}
 
 	c.ForcedShutdown = -1
-	if c.Time > 0 {
-		fs := v.String("forced-shutdown")
-		if !strings.EqualFold(fs, "off") {
-			pct := strings.HasSuffix(fs, "%")
-			n, err := strconv.ParseUint(strings.TrimSuffix(fs, "%"), 10, 32)
-			if err != nil {
-				return c, fmt.Errorf("Invalid value for --forced-shutdown: '%s'", fs)
-			}
-			d := time.Duration(n) * time.Second
-			if pct {
-				d = time.Duration(n*uint64(secs)/100) * time.Second
-			}
-			c.ForcedShutdown = d
+	if secs != 0 {
+		if c.ForcedShutdown, err = forcedShutdown(v, secs); err != nil {
+			return c, err
 		}
+	}
+
+	// Our goroutines' stacks grow as they need; the value is checked as
+	// the reference checks it.
+	if stack := v.Size("thread-stack-size"); stack == 0 {
+		return c, fmt.Errorf("Invalid value for thread-stack-size: %d.\n", stack)
 	}
 
 	if c.Warmup, c.WarmupAuto, err = warmupTime(v); err != nil {
 		return c, err
 	}
 
-	rate, err := intOpt(v, "rate")
+	rate, err := aliasedInt(v, "tx-rate", "rate", 0, warn)
 	if err != nil {
 		return c, err
-	}
-	if n, err := intOpt(v, "tx-rate"); err != nil {
-		return c, err
-	} else if n > 0 {
-		warn("--tx-rate is deprecated, use --rate instead")
-		rate = n
 	}
 	if rate < 0 {
 		return c, fmt.Errorf("Invalid value for --rate: %d.", rate)
 	}
 	c.Rate = float64(rate)
 
+	// Unsigned in the reference too: a negative interval is one of some
+	// 136 years, which the header prints as given.
 	ri, err := intOpt(v, "report-interval")
 	if err != nil {
 		return c, err
 	}
-	if ri < 0 {
-		return c, fmt.Errorf("Invalid value for --report-interval: %d.", ri)
-	}
-	c.ReportInterval = time.Duration(ri) * time.Second
+	c.ReportInterval = time.Duration(uint32(ri)) * time.Second
 
 	for _, s := range v.List("report-checkpoints") {
 		n, err := strconv.ParseInt(s, 10, 32)
@@ -334,6 +322,79 @@ func fracSecondsOpt(v *options.Values, name string) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
+// aliasedInt reads a general option that has a deprecated alias the way
+// the reference does: the alias first; when it is above its default
+// (above 1 for --num-threads, 0 for the others) it is used, with a
+// warning, and the option itself is not read. The reference keeps all
+// but --max-time unsigned, so that a negative alias is above too.
+func aliasedInt(v *options.Values, alias, name string, def int64, warn func(string)) (int64, error) {
+	n, err := intOpt(v, alias)
+	if err != nil {
+		return 0, err
+	}
+	above := n > def
+	if alias != "max-time" {
+		above = uint32(n) > uint32(def)
+	}
+	if above {
+		warn(fmt.Sprintf("--%s is deprecated, use --%s instead", alias, name))
+		return n, nil
+	}
+	return intOpt(v, name)
+}
+
+// forcedShutdown reads --forced-shutdown for a run of secs seconds as the
+// reference: "off"; seconds, or a percentage of --time, read as strtol
+// then made unsigned; no value at all is 5% of --time.
+func forcedShutdown(v *options.Values, secs int64) (time.Duration, error) {
+	fs := v.String("forced-shutdown")
+	if strings.EqualFold(fs, "off") {
+		return -1, nil
+	}
+	limit := uint64(uint32(secs)) // the reference's seconds, unsigned
+	if fs == "" {
+		return time.Duration(limit/20) * time.Second, nil
+	}
+	n, rest := strtol(fs)
+	t := uint64(uint32(n))
+	if strings.HasPrefix(rest, "%") {
+		t = uint64(uint32(t * limit / 100))
+	} else if rest != "" {
+		return 0, fmt.Errorf("Invalid value for --forced-shutdown: '%s'", fs)
+	}
+	return time.Duration(t) * time.Second, nil
+}
+
+// strtol reads a base-10 integer at the start of s as C's strtol does
+// (blanks, a sign, digits; saturating at the int64 range) and returns it
+// with what follows it; without digits it returns 0 and s.
+func strtol(s string) (int64, string) {
+	i := 0
+	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	j := i
+	var n int64
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		if n < math.MaxInt64/10 {
+			n = n*10 + int64(s[j]-'0')
+		}
+		j++
+	}
+	if j == i {
+		return 0, s
+	}
+	if neg {
+		n = -n
+	}
+	return n, s[j:]
+}
+
 // randConfig reads the --rand-* options.
 func randConfig(v *options.Values) (sbrand.Config, error) {
 	c := sbrand.DefaultConfig()
@@ -352,9 +413,7 @@ func randConfig(v *options.Values) (sbrand.Config, error) {
 		return c, err
 	}
 	c.SpecRes = float64(n)
-	if c.ParetoH, err = v.Float("rand-pareto-h"); err != nil {
-		return c, err
-	}
+	c.ParetoH = v.Double("rand-pareto-h")
 	if c.ZipfianExp, err = v.Float("rand-zipfian-exp"); err != nil {
 		return c, err
 	}

@@ -278,8 +278,9 @@ func TestParamIsATable(t *testing.T) {
 		t.Errorf("exit %d, want the reference's lines %q in:\n%s", code, want, out)
 	}
 	out, code = runCLI(t, "testdata/scripts/plan_list.lua", "--mysql-dry-run", "--events=1", "--time=0", "run")
-	if code != 0 || !strings.Contains(out, "plan\tfalse\ttestdata/scripts/plan_list.lua:5: bad argument #2") ||
-		!strings.Contains(out, "(statement list holds something else than statements)") {
+	// Called by pcall, the function has no name and no position, as in
+	// LuaJIT.
+	if code != 0 || !strings.Contains(out, "plan\tfalse\tbad argument #2 to '?' (statement list holds something else than statements)") {
 		t.Errorf("exit %d, want plan:execute's Lua error:\n%s", code, out)
 	}
 	noPanic(t, out)

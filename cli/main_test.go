@@ -280,12 +280,12 @@ func TestBadOptionValues(t *testing.T) {
 	}{
 		{[]string{"--threads=abc", "cpu", "run"}, "Invalid value for the 'threads' option: 'abc'"},
 		{[]string{"--threads=0", "cpu", "run"}, "FATAL: Invalid value for --threads: 0."},
-		{[]string{"--time=-1", "cpu", "run"}, "FATAL: Invalid value for --time: -1."},
+		{[]string{"--threads=-1", "cpu", "run"}, "FATAL: Invalid value for --threads: -1."},
 		{[]string{"--percentile=101", "cpu", "run"}, "FATAL: Invalid value for --percentile: 101"},
 		{[]string{"--rand-type=nope", "cpu", "run"}, "nope"},
 		{[]string{"--histogram", "--percentile=0", "cpu", "run"}, "FATAL: --histogram cannot be used with --percentile=0"},
 		{[]string{"--db-ps-mode=bogus", "oltp_read_write", "run"}, "FATAL: Invalid value for db-ps-mode: bogus"},
-		{[]string{"testdata/scripts/api.lua", "--count=abc", "run"}, "count"},
+		{[]string{"testdata/scripts/api.lua", "--flag=yes", "run"}, "invalid option: --flag=yes"},
 		{[]string{"oltp_read_write", "--tables=1", "--no-such=1", "run"}, "invalid option: --no-such=1"},
 	}
 	for _, c := range cases {

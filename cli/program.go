@@ -119,7 +119,7 @@ func (p *program) main(args []string) int {
 		printDrivers(p.log.Out(), p.drivers)
 		return 0
 	}
-	if cl.testname == "" || cl.testname == "-" {
+	if !cl.named || cl.testname == "-" {
 		return p.runStdinScript(spec)
 	}
 	for _, b := range p.tests {
@@ -232,11 +232,7 @@ func (p *program) runBuiltin(spec *runSpec, b engine.Builtin) int {
 // line.
 func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 	cfg, values := spec.cfg, spec.values
-	mode, err := psMode(values)
-	if err != nil {
-		p.fail(err)
-		return nil
-	}
+	mode, modeErr := psMode(values)
 	timeout, err := fracSecondsOpt(values, "query-timeout")
 	if err != nil {
 		p.fail(err)
@@ -258,7 +254,8 @@ func (p *program) scriptEnv(spec *runSpec) *luaapi.Env {
 		Command: spec.cl.command, VersionString: "sysbench " + APILevel, Bundled: lua.Scripts,
 		Declared: spec.declared, Ctx: p.ctx, RecordServerVersion: values.String("results") != "",
 		StatementStats: values.Bool("statement-stats"), Trace: trace,
-		Background: boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		Background:      boolInt(cfg.ReportInterval > 0) + boolInt(cfg.Rate > 0) + boolInt(len(cfg.Checkpoints) > 0),
+		DriverConfigErr: modeErr,
 	}
 	return env
 }
@@ -341,7 +338,11 @@ func (p *program) runCommand(spec *runSpec, t engine.Test, testOpts []options.Op
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {
-		fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		if command == "prepare" || command == "cleanup" || command == "help" {
+			fmt.Fprintf(p.stderr, "'%s' test does not implement the '%s' command.\n", t.Name(), command)
+		} else {
+			fmt.Fprintf(p.stderr, "Unknown command: %s\n", command)
+		}
 		return 1
 	}
 	if env != nil && command != "help" && p.progressShown(spec) {
@@ -380,6 +381,12 @@ func (p *program) runTest(spec *runSpec, t engine.Test, testOpts []options.Optio
 	}
 	cfg := spec.cfg
 	cfg.Reporters = outs.reporters
+	cfg.Aside = p.aside()
+	// The availability options of ours ask for the Availability and
+	// Hosts blocks; without them the blocks go aside.
+	cfg.OutagesAsked = spec.values.IsSet("outage-threshold") || spec.values.IsSet("mysql-target") ||
+		spec.values.IsSet("pgsql-target-session-attrs")
+	cfg.OnFail = func(err error) { p.fail(err) }
 	if server != nil {
 		cfg.Watchers = append(cfg.Watchers, server)
 	}
@@ -553,10 +560,13 @@ func (p *program) fail(err error) int {
 		var line interruptLine
 		var ce *luaapi.CommandError
 		var in *engine.Interrupt
+		var bad *options.ValueError
 		switch {
 		case engine.IsQuiet(e):
 		case errors.As(e, &line):
-			fmt.Fprintf(diag, "%s\n", line.msg)
+			// Nobody asked for it and the reference, which the signal
+			// kills, prints nothing: standard error.
+			fmt.Fprintf(p.stderr, "%s\n", line.msg)
 		case errors.As(e, &in), signalled:
 			// Its line is the caller's (interruptError), which knows
 			// what was interrupted.
@@ -566,6 +576,10 @@ func (p *program) fail(err error) int {
 			fmt.Fprintln(p.stderr, ce.Msg)
 		case errors.As(e, &usage):
 			fmt.Fprintln(p.stderr, usage.msg)
+		case errors.As(e, &bad):
+			// The reference's option parser says it on standard error
+			// and exits.
+			fmt.Fprintln(p.stderr, bad)
 		case p.command != "":
 			fmt.Fprintf(p.stderr, "FATAL: %v\n", e)
 		default:
@@ -616,6 +630,16 @@ func (f *flushWriter) destination() io.Writer {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.dest
+}
+
+// aside is where a run's text that a plain sysbench command line does not
+// print, and no option asked for, goes: standard error, at the verbosity
+// of the report (docs/differences.md: the rule for streams).
+func (p *program) aside() io.Writer {
+	if !p.log.Enabled(logging.Notice) {
+		return io.Discard
+	}
+	return p.stderr
 }
 
 // textToStderr moves the text output to standard error.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/sysbench-go/sysbench-go/engine"
@@ -30,23 +31,32 @@ type commandLine struct {
 	raw      []string // the argument as given, for "invalid option" messages
 	testname string
 	command  string
+	// named: a test name was given (it may be "": the reference then
+	// looks for a test of that name); without one the script is read
+	// from standard input.
+	named, hasCommand bool
 }
 
 // parseArgs splits argv into options and the test name and command, as
-// the reference: options anywhere, --name=value or bare --name.
+// the reference: options anywhere, --name=value or bare --name; the
+// deprecated --test=NAME names the test where it stands, so that a word
+// after it is the command and one before it is replaced.
 func parseArgs(args []string) (*commandLine, error) {
 	cl := &commandLine{}
 	for _, a := range args {
 		if !strings.HasPrefix(a, "--") {
 			switch {
-			case cl.testname == "":
-				cl.testname = a
-			case cl.command == "":
-				cl.command = a
+			case !cl.named:
+				cl.testname, cl.named = a, true
+			case !cl.hasCommand:
+				cl.command, cl.hasCommand = a, true
 			default:
 				return nil, fmt.Errorf("Unrecognized command line argument: %s", a)
 			}
 			continue
+		}
+		if name, ok := strings.CutPrefix(a, "--test="); ok {
+			cl.testname, cl.named = name, true
 		}
 		body := a[2:]
 		name, val, has := strings.Cut(body, "=")
@@ -61,6 +71,9 @@ func parseArgs(args []string) (*commandLine, error) {
 func (cl *commandLine) format() []string {
 	var args []string
 	for i, o := range cl.opts {
+		if o[0] == "test" && !cl.bare[i] {
+			continue // the test's name follows
+		}
 		if cl.bare[i] {
 			args = append(args, "--"+o[0])
 		} else {
@@ -75,35 +88,107 @@ func (cl *commandLine) format() []string {
 	return args
 }
 
-// readConfigFile reads options one per line ("name=value" or "--name=value";
-// '#' comments and blank lines ignored).
-func readConfigFile(path string) ([][2]string, error) {
+// configLine is one option of a --config-file: its name as written and
+// its values.
+type configLine struct {
+	name   string
+	values []string
+}
+
+// readConfigFile reads a --config-file as the reference does: a line is
+// NAME=VALUES, the name as written (blanks and dashes included: "--x" or
+// "x " is another option's name), the values separated by blanks or
+// commas, '#' starting a comment, quotes around a value with blanks; a
+// line without '=' is skipped. A file that cannot be opened is said on
+// stderr as perror(3) says it ("FILE: No such file or directory") and
+// gives no options: the run goes on.
+func readConfigFile(path string, stderr io.Writer) []configLine {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open config file '%s': %v", path, err)
+		msg := err.Error()
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			msg = strerror(pe.Err)
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", path, msg)
+		return nil
 	}
 	defer f.Close()
-	var out [][2]string
+	var out []configLine
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		name, rest, ok := strings.Cut(sc.Text(), "=")
+		if !ok {
 			continue
 		}
-		line = strings.TrimPrefix(line, "--")
-		name, val, has := strings.Cut(line, "=")
-		if !has {
-			val = "on"
+		l := configLine{name: name}
+		for rest != "" {
+			switch c := rest[0]; {
+			case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
+				rest = rest[1:]
+			case c == '#':
+				rest = ""
+			case c == '\'' || c == '"':
+				end := strings.IndexByte(rest[1:], c)
+				if end < 0 {
+					fmt.Fprintf(stderr, "unexpected EOL on line %d\n", len(out)+1)
+					return out
+				}
+				l.values = append(l.values, rest[1:1+end])
+				rest = rest[1+end+1:]
+				if i := strings.IndexByte(rest, ','); i >= 0 {
+					rest = rest[i+1:]
+				} else {
+					rest = ""
+				}
+			default:
+				end := strings.IndexAny(rest, ", \t\r\v\f")
+				if end < 0 {
+					end = len(rest)
+				}
+				l.values = append(l.values, rest[:end])
+				rest = rest[min(end+1, len(rest)):]
+			}
 		}
-		out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(val)})
+		out = append(out, l)
 	}
-	return out, sc.Err()
+	return out
+}
+
+// value is the line's value for an option of kind k: the first one, as
+// the reference reads numbers and words; all of them for a list; a flag
+// is on when the line gives it any value (the reference counts values).
+func (l configLine) value(k options.Kind) string {
+	switch {
+	case k == options.List:
+		return strings.Join(l.values, ",")
+	case k == options.Bool && len(l.values) > 0:
+		return "on"
+	case k == options.Bool:
+		return "off"
+	case len(l.values) == 0:
+		return ""
+	}
+	return l.values[0]
+}
+
+// strerror is errno's text as the C library says it ("No such file or
+// directory"), which Go's error texts spell in lower case.
+func strerror(err error) string {
+	msg := err.Error()
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
 // givenOption is an option as the user gave it, config files expanded.
 type givenOption struct {
 	name, val, raw string
 	bare           bool
+	// config: from a --config-file, which may name options no test
+	// declares (the reference ignores them).
+	config *configLine
 }
 
 // runSpec is one run as the command line, the config files and the
@@ -157,21 +242,17 @@ func readSpec(cl *commandLine, args []string, declared []options.Option, stderr 
 	var all []givenOption
 	for i, o := range cl.opts {
 		if options.Canonical(o[0]) == "config_file" {
-			lines, err := readConfigFile(o[1])
-			if err != nil {
-				return nil, usageError{err.Error()}
+			if o[1] == "" {
+				continue // no file named: nothing read, as the reference
 			}
-			for _, l := range lines {
-				all = append(all, givenOption{name: l[0], val: l[1], raw: "--" + l[0] + "=" + l[1]})
+			for _, l := range readConfigFile(o[1], stderr) {
+				all = append(all, givenOption{name: l.name, raw: l.name + "=" + strings.Join(l.values, ","), config: &l})
 			}
 			continue
 		}
-		if o[0] == "test" {
+		if o[0] == "test" && !cl.bare[i] {
+			// parseArgs took its name.
 			fmt.Fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.\n")
-			if cl.testname != "" && cl.command == "" {
-				cl.command = cl.testname
-			}
-			cl.testname = o[1]
 			continue
 		}
 		all = append(all, givenOption{name: o[0], val: o[1], raw: cl.raw[i], bare: cl.bare[i]})
@@ -183,11 +264,17 @@ func readSpec(cl *commandLine, args []string, declared []options.Option, stderr 
 			s.pending = append(s.pending, g)
 			continue
 		}
+		if g.config != nil {
+			values.Set(o.Name, g.config.value(o.Kind))
+			continue
+		}
 		if o.Name == "threshold" {
 			s.thresholdExprs = append(s.thresholdExprs, g.val)
 		}
 		if err := setValue(values, o, g.val, g.bare); err != nil {
-			return nil, usageError{"invalid option: " + g.raw}
+			// The reference refuses it only once the test is known,
+			// with the test's own options (bind).
+			s.pending = append(s.pending, g)
 		}
 	}
 	return s, nil
@@ -251,8 +338,24 @@ func (s *runSpec) resolve(warn func(string)) error {
 // which declares none, gets it as a global.
 func (s *runSpec) bind(opts []options.Option, legacy bool) error {
 	known := declare(s.values, opts)
+	general := map[string]options.Option{}
+	for _, o := range s.declared {
+		general[options.Canonical(o.Name)] = o
+	}
 	for _, g := range s.pending {
 		o, ok := known[options.Canonical(g.name)]
+		if !ok {
+			// A general option readSpec could not set: refused here.
+			o, ok = general[options.Canonical(g.name)]
+		}
+		if g.config != nil {
+			// A config file's option the test declares takes effect; one
+			// it does not is ignored, as the reference ignores it.
+			if ok {
+				s.values.Set(o.Name, g.config.value(o.Kind))
+			}
+			continue
+		}
 		if !ok && legacy {
 			val := g.val
 			if g.bare {
@@ -290,7 +393,7 @@ func setValue(v *options.Values, o options.Option, val string, bare bool) error 
 		}
 		b, err := options.ParseBool(val)
 		if err != nil {
-			if o.Words {
+			if o.Words && slices.ContainsFunc(o.Choices, func(c string) bool { return strings.EqualFold(c, val) }) {
 				v.Set(o.Name, val)
 				return nil
 			}
@@ -302,7 +405,8 @@ func setValue(v *options.Values, o options.Option, val string, bare bool) error 
 			val = "off"
 		}
 	} else if bare {
-		return fmt.Errorf("option --%s needs a value", o.Name)
+		// The reference takes a bare option as one given no value.
+		val = ""
 	}
 	v.Set(o.Name, val)
 	return nil

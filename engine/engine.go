@@ -9,6 +9,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"runtime"
 	"sync"
@@ -76,6 +77,18 @@ type Config struct {
 	// own, through report.Text), in order: the results file, the CSV
 	// series.
 	Reporters []report.Reporter
+	// Aside is where the text output puts what a plain sysbench command
+	// line does not print and no option asked for (standard error): the
+	// report of a run cut short, an outage seen, the steady state. Nil:
+	// with the rest.
+	Aside io.Writer
+	// OutagesAsked puts the Availability block with the report rather
+	// than Aside (--outage-threshold was given).
+	OutagesAsked bool
+	// OnFail, when set, prints the error that ends the run (a worker's,
+	// thread_done's) as it happens, as the reference prints it from the
+	// failing thread; Run then returns it marked as printed (Quiet).
+	OnFail func(error)
 }
 
 // Watcher is told when the run's measured window begins and ends.
@@ -116,11 +129,15 @@ type runState struct {
 	stopCh  chan struct{}
 	stopMu  sync.Once
 	failed  atomic.Bool
+	// cutShort: an error ended the events early (fail).
+	cutShort atomic.Bool
 
 	nevents     atomic.Uint64
 	rate        *rateSchedule // --rate arrivals, nil without
 	concurrency atomic.Int64
 	threadsRun  atomic.Int64
+	// ended is when each worker ended (monotonic ns, 0 while it runs).
+	ended []atomic.Int64
 
 	reg *metrics.Registry
 	// outages finds the outages (nil without --outage-threshold).
@@ -184,13 +201,22 @@ func (r *runState) stop() {
 	})
 }
 
-// fail records the first error that ends the run and stops it.
-func (r *runState) fail(err error) {
+// fail records the first error that ends the run and stops it. cut says
+// the run's events were cut short by it (a worker failed in its events,
+// not in thread_done): its report is then a part, printed aside.
+func (r *runState) fail(err error, cut bool) {
 	r.errMu.Lock()
-	if r.runErr == nil {
+	first := r.runErr == nil
+	if first {
 		r.runErr = err
+		if r.cfg.OnFail != nil {
+			r.cfg.OnFail(err)
+		}
 	}
 	r.errMu.Unlock()
+	if cut {
+		r.cutShort.Store(true)
+	}
 	r.failed.Store(true)
 	r.stop()
 }
@@ -237,8 +263,8 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	if cfg.Threads < 1 {
 		cfg.Threads = 1
 	}
-	text := &report.Text{Out: log.Writer(logging.Notice), Stamped: log.Stamped(logging.Notice),
-		Hooks: t, Rate: cfg.Rate > 0, Histogram: cfg.Histogram, FailuresDetailed: cfg.FailuresDetailed}
+	text := &report.Text{Out: log.Writer(logging.Notice), Stamped: log.Stamped(logging.Notice), Aside: cfg.Aside,
+		OutagesAsked: cfg.OutagesAsked, Hooks: t, Rate: cfg.Rate > 0, Histogram: cfg.Histogram, FailuresDetailed: cfg.FailuresDetailed}
 	if rc, ok := t.(ReportsCloser); ok {
 		text.BeforeFinal = rc.CloseReports
 	}
@@ -281,6 +307,9 @@ func Run(ctx context.Context, t Test, cfg Config, log *logging.Logger) (*Finishe
 	r.errMu.Lock()
 	err := r.runErr
 	r.errMu.Unlock()
+	if err != nil && cfg.OnFail != nil {
+		err = Quiet(err) // printed as it happened
+	}
 	if forced {
 		err = ErrForcedShutdown
 	}
@@ -343,17 +372,31 @@ func (r *runState) startWorkers() error {
 	r.eventsCtx, r.endEvents = context.WithCancel(wctx)
 	r.startCh = make(chan struct{})
 	r.initErrs = make([]error, cfg.Threads)
+	r.ended = make([]atomic.Int64, cfg.Threads)
 	r.initWG.Add(cfg.Threads)
 	r.doneWG.Add(cfg.Threads)
 	for i := 0; i < cfg.Threads; i++ {
 		go r.worker(wctx, i)
 	}
 	r.initWG.Wait()
+	// Every worker's failure is a line, as each thread prints its own in
+	// the reference (the logger says "(last message repeated N times)"
+	// for the same one from several).
+	var failed []error
 	for _, err := range r.initErrs {
 		if err != nil {
-			r.abandonWorkers()
-			return errors.Join(err, ErrThreadInit)
+			failed = append(failed, err)
 		}
+	}
+	if len(failed) > 0 {
+		r.abandonWorkers()
+		return errors.Join(append(failed, ErrThreadInit)...)
+	}
+	if in := Interrupted(r.ctx); in != nil {
+		// A signal during thread_init (its sleeps end early): the run
+		// does not start.
+		r.abandonWorkers()
+		return in
 	}
 	return nil
 }
@@ -377,6 +420,13 @@ func (r *runState) worker(ctx context.Context, tid int) {
 	}
 	if err != nil {
 		r.log.Debugf("Worker thread (#%d) failed to initialize!", tid)
+		if r.cfg.OnFail != nil && Interrupted(r.ctx) == nil {
+			// Said as it happens, as each thread of the reference says
+			// its own, among the driver's lines (not when a signal's
+			// cancel made it: the run says it was interrupted).
+			r.cfg.OnFail(err)
+			err = Quiet(err)
+		}
 		r.initErrs[tid] = err
 		r.initWG.Done()
 		if w != nil {
@@ -392,7 +442,7 @@ func (r *runState) worker(ctx context.Context, tid int) {
 		// Errors after an interrupt are those of the events and queries
 		// it cancelled.
 		if err := r.work(ctx, w, st); err != nil && !r.interrupted() {
-			r.fail(err)
+			r.fail(err, true)
 		}
 		// thread_done works under the run's context and the workers' own,
 		// not the one --time's bound cuts: its errors are its own, unless
@@ -400,14 +450,28 @@ func (r *runState) worker(ctx context.Context, tid int) {
 		dctx, cancel := context.WithCancel(r.ctx)
 		stop := context.AfterFunc(ctx, cancel)
 		if err := w.Done(dctx); err != nil && r.ctx.Err() == nil {
-			r.fail(err)
+			r.fail(err, false)
 		}
 		stop()
 		cancel()
 		st.Flush() // an unfinished event's queries, thread_done's
 	}
+	r.ended[tid].Store(r.now())
 	r.threadsRun.Add(-1)
 	w.Close()
+}
+
+// runningAt is how many workers were still running at at: an interval
+// report made late (the one due when --time ends, made once the workers
+// have stopped) counts the threads running when it was due.
+func (r *runState) runningAt(at int64) int {
+	n := 0
+	for i := range r.ended {
+		if e := r.ended[i].Load(); e == 0 || e >= at {
+			n++
+		}
+	}
+	return n
 }
 
 // waitForStart waits, with --start-at or a start signal, until the warm-up
@@ -504,7 +568,7 @@ func (r *runState) startBackground() (cancel func(), wait func()) {
 		go func() {
 			defer bg.Done()
 			if err := r.watchQueue(ctx); err != nil {
-				r.fail(err)
+				r.fail(err, true)
 			}
 		}()
 	}
@@ -765,7 +829,7 @@ func (r *runState) endWarmup(end report.WarmupEnd, reported bool) {
 		r.tick(now)
 		// A tick that fell on the warm-up's end already reported it.
 		if !reported && r.interval.Duration() >= time.Duration(iv/10) {
-			r.reportInterval(now)
+			r.reportInterval(now, now)
 		}
 	}
 	end.EndedSeconds = float64(now-r.startNS) / 1e9
@@ -819,21 +883,23 @@ func (r *runState) stat(w *metrics.Snapshot, now int64) *report.Stat {
 	return s
 }
 
-// intermediate makes one intermediate report.
-func (r *runState) intermediate() {
+// intermediate makes the intermediate report due at due.
+func (r *runState) intermediate(due int64) {
 	r.repMu.Lock()
 	defer r.repMu.Unlock()
 	now := r.now()
 	r.tick(now)
-	r.reportInterval(now)
+	r.reportInterval(now, due)
 }
 
 // reportInterval reports the interval window, ticked at now, and starts
-// the next. Caller holds repMu.
-func (r *runState) reportInterval(now int64) {
+// the next; its thread count is the one when it was due. Caller holds
+// repMu.
+func (r *runState) reportInterval(now, due int64) {
 	w := r.interval
 	r.interval = metrics.Empty(w.End, r.cfg.Threads)
 	s := r.stat(w, now)
+	s.ThreadsRunning = r.runningAt(min(due, now))
 	s.Warmup = r.warming
 	if !r.warming && s.TimeInterval > 0 {
 		r.tps = append(r.tps, float64(s.Events)/s.TimeInterval)
@@ -867,6 +933,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	}
 	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()}
 	if kind == report.Final {
+		rep.Incomplete = r.cutShort.Load() || r.ctx.Err() != nil
 		rep.Outages = r.outageReport(now)
 		report.AttachHosts(rep.Outages, rep.Run.Hosts)
 		rep.Warmup = r.warmupEnd
@@ -953,10 +1020,14 @@ func (r *runState) reportLoop(ctx context.Context) {
 		}
 		switch what {
 		case doCP:
-			cps = cps[1:]
+			// A checkpoint given twice is reported once: the reference
+			// skips a checkpoint whose time has passed.
+			for done := cps[0]; len(cps) > 0 && cps[0] <= done; {
+				cps = cps[1:]
+			}
 			r.cumulativeReport(r.now(), report.Checkpoint)
 		case doInter:
-			r.intermediate()
+			r.intermediate(at)
 			interAt = at
 			now := r.now()
 			for nextInter <= now {

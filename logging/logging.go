@@ -165,7 +165,10 @@ func (l *Logger) Out() io.Writer {
 // report): the output when v is enabled, io.Discard otherwise. A block
 // takes no prefix; as a run of messages in the reference, it ends a run
 // of repeated messages (the count is printed before it) and is not
-// repeated itself.
+// repeated itself, except for a write of a newline alone: that is the
+// reference's empty message (a report's blank lines), which repeats when
+// one came just before it (a checkpoint report's last line and the next
+// report's first).
 func (l *Logger) Writer(v Level) io.Writer {
 	if !l.Enabled(v) {
 		return io.Discard
@@ -195,6 +198,15 @@ const noMessage = "\x00block"
 func (w rawWriter) Write(p []byte) (int, error) {
 	w.l.mu.Lock()
 	defer w.l.mu.Unlock()
+	if w.block && len(p) == 1 && p[0] == '\n' {
+		if w.l.last == "" {
+			w.l.repeats++
+			return 1, nil
+		}
+		w.l.flushRepeats()
+		w.l.last = ""
+		return w.l.out.Write(p)
+	}
 	if w.block && len(p) > 0 {
 		w.l.flushRepeats()
 		w.l.last = noMessage

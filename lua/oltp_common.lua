@@ -16,8 +16,8 @@ function init()
 end
 
 if sysbench.cmdline.command == nil then
-   error("a command is needed; this test understands prepare, prewarm, " ..
-            "run, cleanup and help")
+   error("Command is required. Supported commands: prepare, prewarm, run, " ..
+            "cleanup, help")
 end
 
 sysbench.cmdline.options = {
@@ -141,6 +141,9 @@ function create_table(drv, con, table_num)
       else
          key_clause = "PRIMARY KEY (id)"
       end
+      -- The reference's statement ends with its (empty) engine and table
+      -- options, each after a blank: an error shows the text as sent.
+      tail = " "
    elseif name == "sqlite" then
       if sysbench.opt.secondary then
          id_def = "INTEGER NOT NULL"
@@ -153,7 +156,7 @@ function create_table(drv, con, table_num)
          key_clause = "PRIMARY KEY (id)"
       end
    else
-      error("this workload does not support the '" .. name .. "' driver")
+      error("Unsupported database driver:" .. name)
    end
 
    print("Creating table '" .. tname .. "'...")

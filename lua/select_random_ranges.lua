@@ -16,7 +16,7 @@ local oltp_cleanup = cleanup
 
 function cleanup()
    assert(sysbench.opt.tables == 1,
-          "select_random_ranges works on one table only; use --tables=1")
+          "this benchmark does not support --tables > 1")
    oltp_cleanup()
 end
 

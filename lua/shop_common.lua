@@ -16,8 +16,8 @@
 local loader = require("sb_loader")
 
 if sysbench.cmdline.command == nil then
-   error("a command is needed; this test understands prepare, run, check, " ..
-            "prewarm, cleanup and help")
+   -- The words of the reference's OLTP scripts.
+   error("Command is required. Supported commands: prepare, prewarm, run, check, cleanup, help")
 end
 
 sysbench.cmdline.options = {

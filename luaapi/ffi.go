@@ -27,9 +27,9 @@ func ffiC(L *lua.LState) func(L *lua.LState, C *lua.LTable) {
 	return func(L *lua.LState, C *lua.LTable) {
 		L.SetFuncs(C, map[string]lua.LGFunction{
 			"sb_counter_inc": func(L *lua.LState) int {
-				c := L.CheckInt(2)
+				c := luajit.CheckInt(L, 2)
 				if c < 0 || c >= int(metrics.CntMax) {
-					L.ArgError(2, "invalid counter")
+					luajit.ArgError(L, 2, "invalid counter")
 				}
 				getRuntime(L).count(metrics.Counter(c))
 				return 0

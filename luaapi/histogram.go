@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/sysbench-go/sysbench-go/luajit"
 )
 
 // scriptHistogram is sysbench.histogram: log-spaced buckets between a
@@ -60,11 +62,11 @@ func (h *scriptHistogram) print(L *lua.LState) {
 const histogramType = "sb_histogram"
 
 func checkHistogram(L *lua.LState, n int) *scriptHistogram {
-	ud := L.CheckUserData(n)
+	ud := luajit.CheckUserData(L, n)
 	if h, ok := ud.Value.(*scriptHistogram); ok {
 		return h
 	}
-	L.ArgError(n, "sb_histogram expected")
+	luajit.ArgError(L, n, "sb_histogram expected")
 	return nil
 }
 
@@ -72,7 +74,7 @@ func checkHistogram(L *lua.LState, n int) *scriptHistogram {
 func registerHistogram(L *lua.LState, sb *lua.LTable) {
 	methods := L.CreateTable(0, 2)
 	methods.RawSetString("update", L.NewFunction(func(L *lua.LState) int {
-		checkHistogram(L, 1).update(float64(L.CheckNumber(2)))
+		checkHistogram(L, 1).update(float64(luajit.CheckNumber(L, 2)))
 		return 0
 	}))
 	methods.RawSetString("print", L.NewFunction(func(L *lua.LState) int {
@@ -82,10 +84,10 @@ func registerHistogram(L *lua.LState, sb *lua.LTable) {
 	mt := newUDType(L, histogramType, methods)
 	t := L.CreateTable(0, 1)
 	t.RawSetString("new", L.NewFunction(func(L *lua.LState) int {
-		size := L.CheckInt(1)
-		lo, hi := float64(L.CheckNumber(2)), float64(L.CheckNumber(3))
+		size := luajit.CheckInt(L, 1)
+		lo, hi := float64(luajit.CheckNumber(L, 2)), float64(luajit.CheckNumber(L, 3))
 		if size < 1 || lo <= 0 || hi <= lo {
-			L.ArgError(1, "invalid histogram parameters")
+			luajit.ArgError(L, 1, "invalid histogram parameters")
 		}
 		ud := L.NewUserData()
 		ud.Value = newScriptHistogram(size, lo, hi)

@@ -4,6 +4,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/sysbench-go/sysbench-go/drivers"
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/metrics"
 )
 
@@ -81,7 +82,7 @@ func planStatements(L *lua.LState, n int) ([]*sqlStmt, bool) {
 	if list, ok := L.Get(n).(*lua.LTable); ok {
 		k := list.Len()
 		if k == 0 {
-			L.ArgError(n, "empty statement list")
+			luajit.ArgError(L, n, "empty statement list")
 		}
 		out := make([]*sqlStmt, k)
 		for i := range out {
@@ -91,7 +92,7 @@ func planStatements(L *lua.LState, n int) ([]*sqlStmt, bool) {
 				s, isStmt = ud.Value.(*sqlStmt)
 			}
 			if !isStmt {
-				L.ArgError(n, "statement list holds something else than statements")
+				luajit.ArgError(L, n, "statement list holds something else than statements")
 			}
 			out[i] = s
 		}
@@ -139,11 +140,11 @@ func planExecute(L *lua.LState) int {
 // [, span]), stmt:execute_random's step.
 func planExecuteRandom(L *lua.LState) int {
 	p := checkPlan(L)
-	st := planStep{kind: stepRandom, count: L.CheckInt(3), lo: checkUint32Arg(L, 4), hi: checkUint32Arg(L, 5)}
+	st := planStep{kind: stepRandom, count: luajit.CheckInt(L, 3), lo: checkUint32Arg(L, 4), hi: checkUint32Arg(L, 5)}
 	st.stmts, st.list = planStatements(L, 2)
 	need := 1
 	if L.GetTop() >= 6 {
-		st.span, st.ranged, need = float64(L.CheckNumber(6)), true, 2
+		st.span, st.ranged, need = float64(luajit.CheckNumber(L, 6)), true, 2
 	}
 	needParams(L, st.stmts, need)
 	return p.add(L, st)
@@ -155,8 +156,8 @@ func planExecuteRandom(L *lua.LState) int {
 // (execute_non_index_updates).
 func planUpdateString(L *lua.LState) int {
 	p := checkPlan(L)
-	st := planStep{kind: stepUpdateString, count: L.CheckInt(3),
-		lo: checkUint32Arg(L, 4), hi: checkUint32Arg(L, 5), tmpl: [2]string{L.CheckString(6)}}
+	st := planStep{kind: stepUpdateString, count: luajit.CheckInt(L, 3),
+		lo: checkUint32Arg(L, 4), hi: checkUint32Arg(L, 5), tmpl: [2]string{luajit.CheckString(L, 6)}}
 	st.stmts, st.list = planStatements(L, 2)
 	needParams(L, st.stmts, 2)
 	needStrings(L, st.stmts, 0)
@@ -170,12 +171,12 @@ func planUpdateString(L *lua.LState) int {
 // (execute_delete_inserts).
 func planDeleteInsert(L *lua.LState) int {
 	p := checkPlan(L)
-	st := planStep{kind: stepDeleteInsert, count: L.CheckInt(4), lo: checkUint32Arg(L, 5),
-		hi: checkUint32Arg(L, 6), tmpl: [2]string{L.CheckString(7), L.CheckString(8)}}
+	st := planStep{kind: stepDeleteInsert, count: luajit.CheckInt(L, 4), lo: checkUint32Arg(L, 5),
+		hi: checkUint32Arg(L, 6), tmpl: [2]string{luajit.CheckString(L, 7), luajit.CheckString(L, 8)}}
 	st.stmts, st.list = planStatements(L, 2)
 	st.others, _ = planStatements(L, 3)
 	if len(st.stmts) != len(st.others) {
-		L.ArgError(3, "as many inserts as deletes")
+		luajit.ArgError(L, 3, "as many inserts as deletes")
 	}
 	needParams(L, st.stmts, 1)
 	needParams(L, st.others, 4)
@@ -195,7 +196,7 @@ func planBind(L *lua.LState) int {
 		}
 		return 0
 	}
-	p.event = L.CheckFunction(2)
+	p.event = luajit.CheckFunction(L, 2)
 	p.rt.plan = p
 	return 0
 }

@@ -67,7 +67,9 @@ func (api *randAPI) rand(L *lua.LState) *sbrand.Rand {
 
 // checkUint32Arg converts argument n the way LuaJIT's FFI converts a number
 // or a cdata for a uint32_t parameter: truncate toward zero; the sbrand
-// functions then reduce it modulo 2^32.
+// functions then reduce it modulo 2^32. Anything else (a string, nil, a
+// missing argument) is the FFI's conversion error, as the reference's
+// sysbench.rand functions are C functions.
 func checkUint32Arg(L *lua.LState, n int) int64 {
 	v := L.Get(n)
 	num, ok := v.(lua.LNumber) // the common case first: this is per query
@@ -75,7 +77,7 @@ func checkUint32Arg(L *lua.LState, n int) int64 {
 		if i, ok := luajit.CdataInt64(v); ok {
 			return i // a 64-bit cdata keeps its low 32 bits
 		}
-		num = L.CheckNumber(n)
+		luajit.FFIArgError(L, n, "unsigned int")
 	}
 	f := float64(num)
 	if !(f > -9.2e18 && f < 9.2e18) {
@@ -109,7 +111,7 @@ func (api *randAPI) uniformDouble(L *lua.LState) int {
 // string is sysbench.rand.string(template): '#' a digit, '@' a lowercase
 // letter, anything else copied.
 func (api *randAPI) string(L *lua.LState) int {
-	tmpl := L.CheckString(1)
+	tmpl := luajit.CheckString(L, 1)
 	api.buf = api.rand(L).StringTemplate(api.buf, tmpl)
 	L.Push(lua.LString(api.buf))
 	return 1
@@ -118,12 +120,12 @@ func (api *randAPI) string(L *lua.LState) int {
 // varstring is sysbench.rand.varstring(min_len, max_len) from sysbench 1.1.
 // The reference asserts min_len <= max_len and max_len > 0 before drawing.
 func (api *randAPI) varstring(L *lua.LState) int {
-	lo, hi := L.CheckNumber(1), L.CheckNumber(2)
+	lo, hi := luajit.CheckNumber(L, 1), luajit.CheckNumber(L, 2)
 	if !(lo <= hi) {
-		L.ArgError(1, "min_len must not be greater than max_len")
+		luajit.ArgError(L, 1, "min_len must not be greater than max_len")
 	}
 	if !(hi > 0) {
-		L.ArgError(2, "max_len must be greater than 0")
+		luajit.ArgError(L, 2, "max_len must be greater than 0")
 	}
 	api.buf = api.rand(L).VarString(api.buf, int(checkUint32Arg(L, 1)), int(checkUint32Arg(L, 2)))
 	L.Push(lua.LString(api.buf))
@@ -141,10 +143,10 @@ func (api *randAPI) rnd(L *lua.LState) int {
 // forever on a range holding no 32-bit value; that is an error here, and a
 // long search stops when the run is cancelled.
 func (api *randAPI) uniq(L *lua.LState) int {
-	a := float64(L.OptNumber(1, 0))
-	b := float64(L.OptNumber(2, math.MaxUint32))
+	a := float64(luajit.OptNumber(L, 1, 0))
+	b := float64(luajit.OptNumber(L, 2, math.MaxUint32))
 	if !(math.Ceil(math.Max(a, 0)) <= math.Floor(math.Min(b, math.MaxUint32))) {
-		L.ArgError(1, "empty range")
+		luajit.ArgError(L, 1, "empty range")
 	}
 	r := api.rand(L)
 	for i := 1; ; i++ {

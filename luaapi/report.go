@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sysbench-go/sysbench-go/luajit"
 	"github.com/sysbench-go/sysbench-go/report"
 
 	lua "github.com/yuin/gopher-lua"
@@ -76,7 +77,7 @@ func num(t *lua.LTable, k string) float64 { return float64(lua.LVAsNumber(t.RawG
 func registerReports(L *lua.LState, sb *lua.LTable) {
 	out := func(L *lua.LState) io.Writer { return getRuntime(L).env.Out }
 	sb.RawSetString("report_default", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
+		t := luajit.CheckTable(L, 1)
 		sec := num(t, "time_interval")
 		labels, values := percentileLabels(L, t)
 		w := out(L)
@@ -95,7 +96,7 @@ func registerReports(L *lua.LState, sb *lua.LTable) {
 		return 0
 	}))
 	sb.RawSetString("report_csv", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
+		t := luajit.CheckTable(L, 1)
 		sec := num(t, "time_interval")
 		fmt.Fprintf(out(L), "%.0f,%d,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f\n",
 			num(t, "time_total"), int64(num(t, "threads_running")), num(t, "events")/sec,
@@ -105,7 +106,7 @@ func registerReports(L *lua.LState, sb *lua.LTable) {
 		return 0
 	}))
 	sb.RawSetString("report_json", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
+		t := luajit.CheckTable(L, 1)
 		rt := getRuntime(L)
 		w := out(L)
 		if open := rt.jsonArray(); !*open {

@@ -30,6 +30,9 @@ type Env struct {
 	Drivers      []drivers.Factory
 	DriverName   string // --db-driver
 	DriverConfig drivers.Config
+	// DriverConfigErr is what is wrong with the database options
+	// (--db-ps-mode): the first driver the script creates fails with it.
+	DriverConfigErr error
 	// Log is the run's logger; Out is what scripts print (the logger's
 	// output, whatever the verbosity).
 	Log     *logging.Logger
@@ -512,8 +515,19 @@ func (env *Env) closeDrivers() {
 
 // openDriver returns the shared driver of that name, opening it once.
 func (env *Env) openDriver(name string) (drivers.Driver, string, error) {
+	if env.DriverConfigErr != nil {
+		// The reference reads the database options as it creates its
+		// first driver.
+		return nil, name, env.DriverConfigErr
+	}
 	if name == "" {
 		name = env.DriverName
+	}
+	if name == "" {
+		if len(env.Drivers) != 1 {
+			return nil, name, errors.New("Multiple DB drivers are available. Use --db-driver=name to specify which one to use")
+		}
+		name = env.Drivers[0].Name
 	}
 	env.mu.Lock()
 	defer env.mu.Unlock()

@@ -124,10 +124,10 @@ func (c *sqlConn) close() {
 }
 
 func checkUD[T any](L *lua.LState, n int, what string) T {
-	ud := L.CheckUserData(n)
+	ud := luajit.CheckUserData(L, n)
 	v, ok := ud.Value.(T)
 	if !ok {
-		L.ArgError(n, what+" expected")
+		luajit.ArgError(L, n, what+" expected")
 	}
 	return v
 }
@@ -263,7 +263,7 @@ func registerSQL(L *lua.LState, sb *lua.LTable) {
 	// nrows, nfields and counter are fields computed from the result.
 	newUDType(L, resultType, L.NewFunction(func(L *lua.LState) int {
 		r := checkUD[*sqlResult](L, 1, resultType)
-		key := L.CheckString(2)
+		key := luajit.CheckString(L, 2)
 		switch key {
 		case "nrows":
 			if r.r == nil {
@@ -311,7 +311,7 @@ func newUDType(L *lua.LState, name string, index lua.LValue) *lua.LTable {
 // sqlDriverNew is sysbench.sql.driver([name]).
 func sqlDriverNew(L *lua.LState) int {
 	rt := getRuntime(L)
-	name := L.OptString(1, "")
+	name := luajit.OptString(L, 1, "")
 	log := rt.env.sqlLog()
 	d, name, err := rt.env.openDriver(name)
 	if err != nil {
@@ -451,7 +451,7 @@ func luaErrorValue(v lua.LValue) *lua.ApiError {
 
 func connQuery(L *lua.LState) int {
 	c := checkConn(L, 1, atCallersCaller)
-	q := L.CheckString(2)
+	q := luajit.CheckString(L, 2)
 	res, err := c.conn.Query(c.ctx(), q)
 	return c.done(L, res, err, q, atCaller)
 }
@@ -460,7 +460,7 @@ func connQuery(L *lua.LState) int {
 // gave no result set or an empty one.
 func connQueryRow(L *lua.LState) int {
 	c := checkConn(L, 1, atCaller)
-	q := L.CheckString(2)
+	q := luajit.CheckString(L, 2)
 	res, err := c.conn.Query(c.ctx(), q)
 	c.done(L, res, err, q, atQueryRow)
 	L.Pop(1)
@@ -481,7 +481,7 @@ func connQueryRow(L *lua.LState) int {
 
 func connPrepare(L *lua.LState) int {
 	c := checkConn(L, 1, atCaller)
-	q := L.CheckString(2)
+	q := luajit.CheckString(L, 2)
 	st, err := c.conn.Prepare(c.ctx(), q)
 	if err != nil {
 		if de := drivers.AsError(err); de == nil || de.Kind != drivers.Fatal {
@@ -531,7 +531,7 @@ var errClosed = errors.New(alertClosed)
 
 func connBulkInit(L *lua.LState) int {
 	c := checkUD[*sqlConn](L, 1, connType)
-	q := L.CheckString(2)
+	q := luajit.CheckString(L, 2)
 	if c.closed {
 		// The reference warns and carries on.
 		c.alert(alertClosed)
@@ -611,12 +611,12 @@ func connBulkNext(L *lua.LState) int {
 				// another value than the script's string does.
 				c.row = number.Append(c.row, float64(x))
 			default:
-				L.ArgError(i, "string expected, got "+x.Type().String())
+				luajit.ArgError(L, i, "string expected, got "+x.Type().String())
 			}
 		}
 		v = unsafe.String(unsafe.SliceData(c.row), len(c.row))
 	} else {
-		v = L.CheckString(2)
+		v = luajit.CheckString(L, 2)
 	}
 	if c.bulk == nil || c.closed {
 		return c.bulkNextMisuse(L)
@@ -743,7 +743,7 @@ func (s *sqlStmt) unusable(L *lua.LState, at pos) {
 
 func stmtBindCreate(L *lua.LState) int {
 	st := checkUD[*sqlStmt](L, 1, stmtType)
-	n := L.CheckNumber(2)
+	n := luajit.CheckNumber(L, 2)
 	t := drivers.Type(n)
 	p := &sqlParam{rt: st.c.rt}
 	switch {
@@ -752,7 +752,7 @@ func stmtBindCreate(L *lua.LState) int {
 	case t.IsFloat():
 		p.val.Type, p.maxLen = drivers.TypeDouble, 8
 	case t == drivers.TypeChar || t == drivers.TypeVarChar:
-		p.val.Type, p.maxLen = drivers.TypeVarChar, L.OptInt(3, 0)
+		p.val.Type, p.maxLen = drivers.TypeVarChar, luajit.OptInt(L, 3, 0)
 		p.val.Str = make([]byte, 0, p.maxLen)
 	default:
 		raiseAt(L, atCaller, "Unsupported argument type: %s", n)
@@ -805,7 +805,7 @@ func checkParam(L *lua.LState, n int) *sqlParam {
 			}
 		}
 	}
-	L.ArgError(n, paramType+" expected")
+	luajit.ArgError(L, n, paramType+" expected")
 	return nil
 }
 
@@ -844,7 +844,7 @@ func stmtExecute(L *lua.LState) int {
 	// path of the bundled scripts.
 	n := L.GetTop() - 1
 	if n > len(s.params) {
-		L.ArgError(n+1, fmt.Sprintf("%d values for %d bound parameters", n, len(s.params)))
+		luajit.ArgError(L, n+1, fmt.Sprintf("%d values for %d bound parameters", n, len(s.params)))
 	}
 	for i := 0; i < n; i++ {
 		setParam(L, s.params[i], i+2)
@@ -880,7 +880,7 @@ func stmtExecuteRandom(L *lua.LState) int {
 	if list, ok := L.Get(1).(*lua.LTable); ok {
 		n := list.Len()
 		if n == 0 {
-			L.ArgError(1, "empty statement list")
+			luajit.ArgError(L, 1, "empty statement list")
 		}
 		at := func(i int) *sqlStmt {
 			if ud, ok := list.RawGetInt(i).(*lua.LUserData); ok {
@@ -888,7 +888,7 @@ func stmtExecuteRandom(L *lua.LState) int {
 					return s
 				}
 			}
-			L.ArgError(1, "statement list holds something else than statements")
+			luajit.ArgError(L, 1, "statement list holds something else than statements")
 			return nil
 		}
 		// The first statement's state is this one: its generator draws.
@@ -899,13 +899,13 @@ func stmtExecuteRandom(L *lua.LState) int {
 	} else {
 		s = checkStmt(L, 1, atCaller)
 	}
-	count := L.CheckInt(2)
+	count := luajit.CheckInt(L, 2)
 	lo, hi := checkUint32Arg(L, 3), checkUint32Arg(L, 4)
 	ranged := L.GetTop() >= 5
 	var span float64
 	need := 1
 	if ranged {
-		span, need = float64(L.CheckNumber(5)), 2
+		span, need = float64(luajit.CheckNumber(L, 5)), 2
 	}
 	if s.legacy != nil || len(s.params) < need {
 		raiseAt(L, atCaller, "execute_random needs a statement with %d bound parameter(s)", need)
@@ -964,7 +964,7 @@ func setParam(L *lua.LState, p *sqlParam, n int) {
 		if setParamCdata(p, v) {
 			return
 		}
-		setParamNumber(p, float64(L.CheckNumber(n)))
+		setParamNumber(p, float64(luajit.CheckNumber(L, n)))
 		return
 	}
 	var s string
@@ -974,7 +974,7 @@ func setParam(L *lua.LState, p *sqlParam, n int) {
 	case lua.LNumber:
 		s = x.String()
 	default:
-		L.ArgError(n, "string expected")
+		luajit.ArgError(L, n, "string expected")
 	}
 	setParamString(p, s)
 }
@@ -1003,7 +1003,7 @@ func setParamString(p *sqlParam, s string) {
 // paramSetRandStr is every parameter's p:set_rand_str(template).
 func paramSetRandStr(L *lua.LState) int {
 	p := checkParam(L, 1)
-	tmpl := L.CheckString(2)
+	tmpl := luajit.CheckString(L, 2)
 	if p.val.Type != drivers.TypeVarChar {
 		raiseAt(L, atCaller, "Unsupported argument type: %d", p.val.Type)
 	}
@@ -1114,7 +1114,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		"query": func(L *lua.LState) int {
 			c := legacyConn(L)
 			c.dropResult()
-			res, err := c.conn.Query(c.ctx(), L.CheckString(1))
+			res, err := c.conn.Query(c.ctx(), luajit.CheckString(L, 1))
 			if err != nil {
 				legacyRaise(L, c, err, "db_query()")
 			}
@@ -1145,7 +1145,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		},
 		"prepare": func(L *lua.LState) int {
 			c := legacyConn(L)
-			q := L.CheckString(1)
+			q := luajit.CheckString(L, 1)
 			st, err := c.conn.Prepare(c.ctx(), q)
 			if err != nil {
 				legacyRaise(L, c, err, "db_prepare()")
@@ -1160,7 +1160,7 @@ func registerLegacyDB(L *lua.LState, sb *lua.LTable) {
 		},
 		"bind_param": func(L *lua.LState) int {
 			s := checkStmt(L, 1, atCaller)
-			t := L.CheckTable(2)
+			t := luajit.CheckTable(L, 2)
 			s.legacy = t
 			s.args = make([]drivers.Value, t.Len())
 			for i := range s.args {

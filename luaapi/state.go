@@ -124,6 +124,9 @@ func getRuntime(L *lua.LState) *runtime {
 // main chunk in it. tid is -1 for the master state.
 func (s *Script) newState(tid int, st *metrics.Handle) (*lua.LState, *runtime, error) {
 	lj := luajit.NewState(s.env.Out, &s.env.files)
+	if s.env.Ctx != nil {
+		lj.Interrupted = s.env.Ctx.Done()
+	}
 	L := lj.L
 	rtTid := tid
 	if rtTid < 0 {
@@ -217,17 +220,10 @@ func (s *Script) exportOptions(L *lua.LState) error {
 			}
 			v = lua.LNumber(n)
 		case options.Float:
-			f, err := env.Values.Float(name)
-			if err != nil {
-				return err
-			}
-			v = lua.LNumber(f)
+			// A number option reads as the reference's strtod: "abc" is 0.
+			v = lua.LNumber(env.Values.Double(name))
 		case options.Size:
-			n, err := env.Values.Size(name)
-			if err != nil {
-				return err
-			}
-			v = lua.LNumber(n)
+			v = lua.LNumber(env.Values.Size(name))
 		case options.List:
 			items := options.SplitList(raw)
 			t := L.CreateTable(len(items), 0)

@@ -86,7 +86,8 @@ func (s *Script) callHook(name string, kind reportKind, st *report.Stat) bool {
 	s.hookKind = kind
 	defer func() { s.hookKind = reportNone }()
 	if err := luajit.CallProtected(s.master, f, 0, statTable(s.master, st)); err != nil {
-		s.env.Log.Fatalf("%s", luaError(err))
+		// The reference's words; the run goes on.
+		s.env.Log.Fatalf("`%s' function failed: %s", name, luaError(err))
 	}
 	return true
 }

@@ -51,6 +51,14 @@ func argError(L *lua.LState, n int, msg string) {
 	L.Error(lua.LString(b), 0)
 }
 
+// FFIArgError raises what LuaJIT's FFI raises for argument n of a C
+// function that cannot be converted to the C type ctype ("bad argument #1
+// to 'f' (cannot convert 'table' to 'unsigned int')"): sysbench's API
+// functions that are C functions bound through the FFI answer so.
+func FFIArgError(L *lua.LState, n int, ctype string) {
+	argError(L, n, "cannot convert '"+luaTypeName(L.Get(n))+"' to '"+ctype+"'")
+}
+
 // LibError raises msg with the calling line's position, as LuaJIT's
 // luaL_error from a library function.
 func LibError(L *lua.LState, msg string) {

@@ -57,12 +57,12 @@ func ffiUnsupported(name string) lua.LGFunction {
 func ffiCLibrary(L *lua.LState) *lua.LTable {
 	C := funcTable(L, map[string]lua.LGFunction{
 		"usleep": func(L *lua.LState) int {
-			time.Sleep(time.Duration(L.CheckInt64(1)) * time.Microsecond)
+			sleep(L, time.Duration(L.CheckInt64(1))*time.Microsecond)
 			L.Push(lua.LNumber(0))
 			return 1
 		},
 		"sleep": func(L *lua.LState) int {
-			time.Sleep(time.Duration(L.CheckInt64(1)) * time.Second)
+			sleep(L, time.Duration(L.CheckInt64(1))*time.Second)
 			L.Push(lua.LNumber(0))
 			return 1
 		},
@@ -77,6 +77,21 @@ func ffiCLibrary(L *lua.LState) *lua.LTable {
 	}))
 	L.SetMetatable(C, cmt)
 	return C
+}
+
+// sleep waits d, or until the program is interrupted (State.Interrupted).
+func sleep(L *lua.LState, d time.Duration) {
+	done := Of(L).Interrupted
+	if done == nil || d <= 0 {
+		time.Sleep(d)
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-done:
+	}
 }
 
 // ctypeObj is what ffi.typeof returns: a C type usable with ffi.new,

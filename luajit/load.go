@@ -92,30 +92,32 @@ func registerLoaders(L *lua.LState) {
 var loading = &lua.LUserData{}
 
 // require is Lua 5.1's: package.loaded, then each of package.loaders,
-// with LuaJIT's messages (and none of gopher-lua's).
+// with LuaJIT's messages (and none of gopher-lua's), raised as
+// luaL_error raises them: with the position of the line that called
+// require.
 func require(L *lua.LState) int {
 	name := L.CheckString(1)
 	loaded, ok := L.GetField(L.Get(lua.RegistryIndex), "_LOADED").(*lua.LTable)
 	if !ok {
-		L.Error(lua.LString("'package.loaded' must be a table"), 0)
+		LibError(L, "'package.loaded' must be a table")
 	}
 	if v := loaded.RawGetString(name); lua.LVAsBool(v) {
 		if v == loading {
-			L.Error(lua.LString(fmt.Sprintf("loop or previous error loading module '%s'", name)), 0)
+			LibError(L, fmt.Sprintf("loop or previous error loading module '%s'", name))
 		}
 		L.Push(v)
 		return 1
 	}
 	loaders, ok := L.GetField(L.GetGlobal("package"), "loaders").(*lua.LTable)
 	if !ok {
-		L.Error(lua.LString("'package.loaders' must be a table"), 0)
+		LibError(L, "'package.loaders' must be a table")
 	}
 	var tried strings.Builder
 	var loader lua.LValue
 	for i := 1; loader == nil; i++ {
 		f := loaders.RawGetInt(i)
 		if f == lua.LNil {
-			L.Error(lua.LString(fmt.Sprintf("module '%s' not found:%s", name, tried.String())), 0)
+			LibError(L, fmt.Sprintf("module '%s' not found:%s", name, tried.String()))
 		}
 		L.Push(f)
 		L.Push(lua.LString(name))

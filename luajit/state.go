@@ -29,6 +29,11 @@ type State struct {
 	FFIC func(L *lua.LState, C *lua.LTable)
 	// Host is the host's own value for the state (sysbench's runtime).
 	Host any
+	// Interrupted, when set, is closed when the program is interrupted
+	// (a signal): the sleeps scripts call (ffi.C.usleep, sleep) end then,
+	// so that a script waiting between its steps stops at once, as the
+	// reference does (the signal kills it).
+	Interrupted <-chan struct{}
 
 	coroutines *coroutines
 	protected  []int // the bases of the protected calls running on L (see protectedCall)

@@ -6,7 +6,9 @@
 package options
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,10 +58,12 @@ type Option struct {
 	// NoDefault hides the "[default]" suffix in help (sysbench prints none
 	// for options declared without a default value).
 	NoDefault bool
-	// Words lets a boolean option also take other words, e.g.
-	// --mysql-ssl=REQUIRED; the driver validates them. Placeholder then
-	// says which, in the help ("[=on|off|MODE]").
+	// Words lets a boolean option also take the words of Choices (any
+	// case), e.g. --mysql-ssl=REQUIRED; other words are refused as a
+	// boolean's. Placeholder then says which, in the help
+	// ("[=on|off|MODE]").
 	Words       bool
+	Choices     []string
 	Placeholder string
 	// Extension marks an option sysbench 1.0.20 does not have: --help
 	// lists it among the extensions of its group, not in the reference's
@@ -146,21 +150,44 @@ func (v *Values) Bool(name string) bool {
 	return err == nil && b
 }
 
-// Int returns the integer value of an option, with sysbench's error text
-// for a malformed one.
+// ValueError is a value sysbench 1.0.20's option parser refuses as it
+// converts it: the reference prints its message on standard error, as it
+// is, and exits with status 1.
+type ValueError struct{ Name, Value string }
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("Invalid value for the '%s' option: '%s'", Canonical(e.Name), e.Value)
+}
+
+// Int returns the integer value of an option as the reference reads it
+// (C's strtol over the whole value, within a C int): an empty value is 0;
+// blanks before the number and a sign are allowed; anything after it, or
+// a number out of range, is a *ValueError.
 func (v *Values) Int(name string) (int64, error) {
 	s, ok := v.Raw(name)
 	if !ok || s == "" {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	n, err := ParseInt(s)
 	if err != nil {
-		return 0, fmt.Errorf("Invalid value for the '%s' option: '%s'", name, s)
+		return 0, &ValueError{Name: name, Value: s}
 	}
 	return n, nil
 }
 
-// Float returns the floating point value of an option.
+// ParseInt reads s as the reference's integer options: strtol in base 10
+// over the whole of s, within a C int.
+func ParseInt(s string) (int64, error) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n > math.MaxInt32 || n < math.MinInt32 {
+		return 0, fmt.Errorf("invalid integer %q", s)
+	}
+	return n, nil
+}
+
+// Float returns the floating point value of one of our options, strictly:
+// a value that is not a number is an error.
 func (v *Values) Float(name string) (float64, error) {
 	s, ok := v.Raw(name)
 	if !ok || s == "" {
@@ -173,17 +200,64 @@ func (v *Values) Float(name string) (float64, error) {
 	return f, nil
 }
 
-// Size returns a size value with an optional binary suffix (K, M, G, T).
-func (v *Values) Size(name string) (uint64, error) {
-	s, ok := v.Raw(name)
-	if !ok || s == "" {
-		return 0, nil
+// Double returns the value of one of the reference's floating point
+// options as it reads them (C's strtod): the longest number at the start
+// of the value, 0 when there is none. It never fails.
+func (v *Values) Double(name string) float64 {
+	s, _ := v.Raw(name)
+	return ParseDouble(s)
+}
+
+// ParseDouble reads the longest prefix of s that strtod reads as a
+// decimal number (blanks before it, a sign, digits, a fraction, an
+// exponent; "inf" and "nan"), 0 when there is none.
+func ParseDouble(s string) float64 {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	for end := len(t); end > 0; end-- {
+		p := t[:end]
+		if strings.ContainsAny(p, "xX_") {
+			continue // hex floats and Go's digit separators are not strtod's decimal numbers
+		}
+		if f, err := strconv.ParseFloat(p, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			return f
+		}
 	}
-	n, err := ParseSize(s)
-	if err != nil {
-		return 0, fmt.Errorf("Invalid value for the '%s' option: '%s'", name, s)
+	return 0
+}
+
+// Size returns a size value as the reference reads it: the digits at the
+// start, then a K, M, G or T multiplier (either case); any other letter
+// after the digits gives 0, and so does a value without digits at its
+// start. It never fails.
+func (v *Values) Size(name string) uint64 {
+	s, _ := v.Raw(name)
+	return ParseSize(s)
+}
+
+// ParseSize reads s as the reference's size options: "16384", "16K",
+// "2G" (binary multiples; what follows the multiplier is ignored).
+// Digits that overflow wrap, as the reference's unsigned arithmetic.
+func ParseSize(s string) uint64 {
+	var n uint64
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + uint64(s[i]-'0')
 	}
-	return n, nil
+	if i == 0 || i == len(s) {
+		return n
+	}
+	shift := strings.IndexByte("KMGT", upper(s[i]))
+	if shift < 0 {
+		return 0
+	}
+	return n << (10 * (shift + 1))
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
 }
 
 // List returns a comma-separated list value; empty items are dropped.
@@ -206,42 +280,17 @@ func SplitList(s string) []string {
 	return out
 }
 
-// ParseBool accepts sysbench's boolean spellings plus yes/no.
+// ParseBool reads a boolean value as the reference does: on, true or 1;
+// off, false or 0 (exactly so spelt). Any other word, and the empty value,
+// is an error (the reference's "invalid option").
 func ParseBool(s string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "on", "true", "1", "yes":
+	switch s {
+	case "on", "true", "1":
 		return true, nil
-	case "off", "false", "0", "no":
+	case "off", "false", "0":
 		return false, nil
 	}
 	return false, fmt.Errorf("invalid boolean value %q", s)
-}
-
-// ParseSize parses "16384", "16K", "2G" (binary multiples).
-func ParseSize(s string) (uint64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, fmt.Errorf("empty size")
-	}
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("invalid size %q", s)
-	}
-	n, err := strconv.ParseUint(s[:i], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	suffix := strings.ToUpper(s[i:])
-	mult := map[string]uint64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40,
-		"KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40, "B": 1}
-	m, ok := mult[suffix]
-	if !ok {
-		return 0, fmt.Errorf("invalid size suffix %q", s)
-	}
-	return n * m, nil
 }
 
 // FormatHelp writes option help lines in sysbench's layout: names padded to

@@ -5,34 +5,60 @@ import (
 	"testing"
 )
 
+// TestParseSize: sizes as the reference reads them, never refused: an
+// unknown multiplier or a value without digits is 0.
 func TestParseSize(t *testing.T) {
-	cases := map[string]uint64{"0": 0, "16384": 16384, "16K": 16 << 10, "16k": 16 << 10, "2G": 2 << 30, "1T": 1 << 40, "3M": 3 << 20, "8KB": 8 << 10}
+	cases := map[string]uint64{"0": 0, "16384": 16384, "16K": 16 << 10, "16k": 16 << 10, "2G": 2 << 30, "1T": 1 << 40, "3M": 3 << 20,
+		"8KB": 8 << 10, "": 0, "K": 0, "12Q": 0, "-1": 0, "1.5G": 0, "abc": 0, "18446744073709551616": 0}
 	for in, want := range cases {
-		got, err := ParseSize(in)
-		if err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "K", "12Q", "-1", "1.5G"} {
-		if _, err := ParseSize(bad); err == nil {
-			t.Errorf("ParseSize(%q) accepted", bad)
+		if got := ParseSize(in); got != want {
+			t.Errorf("ParseSize(%q) = %d; want %d", in, got, want)
 		}
 	}
 }
 
+// TestParseIntAsStrtol: the reference's integers are strtol's over the
+// whole value, within a C int.
+func TestParseIntAsStrtol(t *testing.T) {
+	for in, want := range map[string]int64{"2": 2, "+2": 2, " 2": 2, "-1": -1, "2147483647": 2147483647, "-2147483648": -2147483648} {
+		if got, err := ParseInt(in); err != nil || got != want {
+			t.Errorf("ParseInt(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"abc", "2x", "1.5", "2147483648", "-2147483649", "0x10", "2 ", "1_000", " "} {
+		if _, err := ParseInt(bad); err == nil {
+			t.Errorf("ParseInt(%q) accepted", bad)
+		}
+	}
+}
+
+// TestParseDoubleAsStrtod: the reference's doubles are strtod's longest
+// number at the start of the value, 0 without one.
+func TestParseDoubleAsStrtod(t *testing.T) {
+	for in, want := range map[string]float64{"0.5": 0.5, "1e3": 1000, "abc": 0, "": 0, "1.5abc": 1.5, " -2": -2, "1e": 1, "2x": 2} {
+		if got := ParseDouble(in); got != want {
+			t.Errorf("ParseDouble(%q) = %g; want %g", in, got, want)
+		}
+	}
+}
+
+// TestParseBool: the reference's words, exactly; anything else (yes, ON,
+// the empty value) is refused.
 func TestParseBool(t *testing.T) {
-	for _, s := range []string{"on", "true", "1", "yes", "ON", ""} {
+	for _, s := range []string{"on", "true", "1"} {
 		if b, err := ParseBool(s); err != nil || !b {
 			t.Errorf("ParseBool(%q) = %v, %v", s, b, err)
 		}
 	}
-	for _, s := range []string{"off", "false", "0", "no"} {
+	for _, s := range []string{"off", "false", "0"} {
 		if b, err := ParseBool(s); err != nil || b {
 			t.Errorf("ParseBool(%q) = %v, %v", s, b, err)
 		}
 	}
-	if _, err := ParseBool("maybe"); err == nil {
-		t.Error("ParseBool(maybe) accepted")
+	for _, s := range []string{"maybe", "yes", "no", "ON", ""} {
+		if _, err := ParseBool(s); err == nil {
+			t.Errorf("ParseBool(%q) accepted", s)
+		}
 	}
 }
 
@@ -48,6 +74,11 @@ func TestValuesDashUnderscore(t *testing.T) {
 	}
 	v.Set("threads", "abc")
 	if _, err := v.Int("threads"); err == nil || err.Error() != "Invalid value for the 'threads' option: 'abc'" {
+		t.Errorf("bad int error = %v", err)
+	}
+	// The reference names an option by its underscore form.
+	v.Set("report-interval", "x")
+	if _, err := v.Int("report-interval"); err == nil || err.Error() != "Invalid value for the 'report_interval' option: 'x'" {
 		t.Errorf("bad int error = %v", err)
 	}
 	v.Set("hosts", "a,,b")

@@ -50,6 +50,10 @@ type Report struct {
 	// Outages are the stretches the service did not answer (final
 	// report; none when it always did).
 	Outages []Outage
+	// Incomplete: the run was cut short (a worker failed, a signal
+	// stopped it) and the final report covers what it measured until
+	// then.
+	Incomplete bool
 }
 
 // Reporter receives a run's reports. The engine calls reporters from one
@@ -70,7 +74,15 @@ type Hooks interface {
 type Text struct {
 	Out     io.Writer // the cumulative reports
 	Stamped io.Writer // the intermediate lines
-	Hooks   Hooks
+	// Aside is where what a plain sysbench command line does not print,
+	// and no option asked for, goes (standard error; nil: Out): the final
+	// report of an incomplete run, which the reference does not print, so
+	// that a parser of the output never reads a failed run as a complete
+	// one; the steady state; the Availability and Hosts blocks unless
+	// OutagesAsked.
+	Aside        io.Writer
+	OutagesAsked bool
+	Hooks        Hooks
 	// Rate adds the --rate queue line to the default intermediate line.
 	Rate bool
 	// Histogram prints the latency histogram before the final report.
@@ -98,25 +110,37 @@ func (t *Text) Report(r *Report) {
 		if t.BeforeFinal != nil {
 			t.BeforeFinal()
 		}
-		if t.Histogram {
-			fmt.Fprintf(t.Out, "Latency histogram (values are in milliseconds)\n")
-			WriteHistogram(t.Out, r.Window.Histogram)
-			fmt.Fprintf(t.Out, " \n")
-		}
 	}
-	if !t.Hooks.ReportCumulative(t.Out, r.Stat) {
-		WriteGeneralStatistics(t.Out, r.Stat)
+	out, aside := t.Out, t.Out
+	if t.Aside != nil {
+		aside = t.Aside
 	}
-	if r.Kind == Final && t.FailuresDetailed {
-		WriteFailures(t.Out, r.Stat)
+	if r.Kind == Final && r.Incomplete {
+		out = aside
 	}
-	if r.Kind == Final && r.Steadiness != nil {
-		WriteSteadiness(t.Out, *r.Steadiness)
+	if r.Kind == Final && t.Histogram {
+		fmt.Fprintf(out, "Latency histogram (values are in milliseconds)\n")
+		WriteHistogram(out, r.Window.Histogram)
+		fmt.Fprintf(out, " \n")
 	}
-	if r.Kind == Final {
-		WriteAvailability(t.Out, r.Outages)
-		WriteHosts(t.Out, r.Run)
+	if !t.Hooks.ReportCumulative(out, r.Stat) {
+		WriteGeneralStatistics(out, r.Stat)
 	}
+	if r.Kind != Final {
+		return
+	}
+	if t.FailuresDetailed {
+		WriteFailures(out, r.Stat)
+	}
+	if r.Steadiness != nil {
+		WriteSteadiness(aside, *r.Steadiness)
+	}
+	outages := aside
+	if t.OutagesAsked && !r.Incomplete {
+		outages = out
+	}
+	WriteAvailability(outages, r.Outages)
+	WriteHosts(outages, r.Run)
 }
 
 // Header is the run-mode header's settings.
@@ -142,7 +166,13 @@ func WriteHeader(w io.Writer, c Header) {
 		fmt.Fprintf(w, "Target transaction rate: %s/sec\n", formatNumber(c.Rate))
 	}
 	if c.ReportInterval > 0 {
-		fmt.Fprintf(w, "Report intermediate results every %s second(s)\n", formatSeconds(c.ReportInterval))
+		every := formatSeconds(c.ReportInterval)
+		if s := c.ReportInterval / time.Second; s > math.MaxInt32 && s <= math.MaxUint32 && c.ReportInterval%time.Second == 0 {
+			// A negative --report-interval, kept unsigned as the
+			// reference keeps it, is printed as given, as there.
+			every = fmt.Sprint(int32(uint32(s)))
+		}
+		fmt.Fprintf(w, "Report intermediate results every %s second(s)\n", every)
 	}
 	if len(c.Checkpoints) > 0 {
 		fmt.Fprintf(w, "Report checkpoint(s) at ")

@@ -161,13 +161,18 @@ func ErrorLabel(code string) string {
 // WriteGeneralStatistics writes the blocks every test ends with: general
 // statistics, latency and threads fairness.
 func WriteGeneralStatistics(w io.Writer, s *Stat) {
+	// Blank lines are written alone: each is a message of its own, as in
+	// the reference (the logger's duplicate check sees them).
 	if s.Unfinished > 0 {
-		fmt.Fprintf(w, "\nNumber of unfinished transactions on forced shutdown: %d\n", s.Unfinished)
+		fmt.Fprintf(w, "\n")
+		fmt.Fprintf(w, "Number of unfinished transactions on forced shutdown: %d\n", s.Unfinished)
 	}
-	fmt.Fprintf(w, "\nGeneral statistics:\n")
+	fmt.Fprintf(w, "\n")
+	fmt.Fprintf(w, "General statistics:\n")
 	fmt.Fprintf(w, "    total time:                          %.4fs\n", s.TimeTotal)
 	fmt.Fprintf(w, "    total number of events:              %d\n", s.Events)
-	fmt.Fprintf(w, "\nLatency (ms):\n")
+	fmt.Fprintf(w, "\n")
+	fmt.Fprintf(w, "Latency (ms):\n")
 	fmt.Fprintf(w, "         min: %39.2f\n", s.LatencyMin*1000)
 	fmt.Fprintf(w, "         avg: %39.2f\n", s.LatencyAvg*1000)
 	fmt.Fprintf(w, "         max: %39.2f\n", s.LatencyMax*1000)

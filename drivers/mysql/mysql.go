@@ -52,7 +52,8 @@ var driverOptions = []options.Option{
 	{Name: "mysql-db", Desc: "MySQL database name", Kind: options.String, Default: "sbtest"},
 	{Name: "mysql-ssl", Desc: "use SSL/TLS: on (as sysbench 1.0.20: TLS when the server offers it, plain text otherwise; the certificate is not verified; client-cert.pem and client-key.pem from the current directory when there), off, or one of sysbench 1.1's modes DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY",
 		Kind: options.Bool, Default: "off", Words: true, Placeholder: "[=on|off|MODE]",
-		Ref: &options.Option{Name: "mysql-ssl", Desc: "use SSL connections, if available in the client library", Kind: options.Bool, Default: "off"}},
+		Choices: []string{"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA", "VERIFY_IDENTITY"},
+		Ref:     &options.Option{Name: "mysql-ssl", Desc: "use SSL connections, if available in the client library", Kind: options.Bool, Default: "off"}},
 	{Name: "mysql-ssl-cipher", Desc: "use specific cipher for SSL connections", Kind: options.String, Default: ""},
 	{Name: "mysql-compression", Desc: "use compression, if available in the client library", Kind: options.Bool, Default: "off"},
 	{Name: "mysql-debug", Desc: "trace all client library calls", Kind: options.Bool, Default: "off"},
@@ -110,6 +111,21 @@ type settings struct {
 // run returns the driver-neutral dry-run driver.
 func Open(cfg drivers.Config) (drivers.Driver, error) {
 	v := withDefaults(cfg.Values)
+	// The reference checks the lists before anything else, dry run or
+	// not, sockets or not.
+	if len(v.List("mysql-host")) == 0 {
+		return nil, fmt.Errorf("No MySQL hosts specified, aborting")
+	}
+	if len(v.List("mysql-port")) == 0 {
+		return nil, fmt.Errorf("No MySQL ports specified, aborting")
+	}
+	log := logging.OrDiscard(cfg.Log)
+	if v.Bool("mysql-debug") {
+		// As the reference, dry run or not: --mysql-debug raises the
+		// verbosity to DEBUG as the driver starts, and traces its calls.
+		log.SetLevel(logging.Debug)
+		log.Debugf("mysql_library_init(0, (nil), (nil))")
+	}
 	if cfg.DryRun || v.Bool("mysql-dry-run") {
 		return dryrun.New(), nil
 	}
@@ -117,9 +133,7 @@ func Open(cfg drivers.Config) (drivers.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := logging.OrDiscard(cfg.Log)
 	if s.debug {
-		// As the reference: --mysql-debug raises the verbosity to DEBUG.
 		log.SetLevel(logging.Debug)
 	}
 	return &drv{s: s, log: log}, nil
