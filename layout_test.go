@@ -109,7 +109,7 @@ func TestImportDirection(t *testing.T) {
 var layers = [][]string{
 	{""}, // the program's main
 	{"cli"},
-	{"compare", "deploy", "control", "live", "telemetry"},
+	{"compare", "deploy", "control", "live", "telemetry", "authoring"},
 	{"luaapi", "builtin"},
 	{"luajit"},
 	{"engine"},
