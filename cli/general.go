@@ -35,7 +35,7 @@ var generalOptions = []options.Option{
 	{Name: "max-requests", Desc: "deprecated alias for --events", Kind: options.Int, Default: "0"},
 	{Name: "max-time", Desc: "deprecated alias for --time", Kind: options.Int, Default: "0"},
 	{Name: "num-threads", Desc: "deprecated alias for --threads", Kind: options.Int, Default: "1"},
-	{Name: "progress", Extension: true, Desc: "show the progress of long work on standard error, redrawn in place: prepare's rows loaded (per table and in all, with their rate and the time left) and run's time, events and rate; 'auto' when standard error is a terminal, 'on' always (a pipe to a log viewer), 'off' never. Standard output is never touched", Kind: options.Bool, Words: true, Placeholder: "[=auto|on|off]", Default: "auto"},
+	{Name: "progress", Extension: true, Desc: "show the progress of long work on standard error, redrawn in place: prepare's rows loaded (per table and in all, with their rate and the time left) and run's time, events and rate; 'auto' when standard error is a terminal, 'on' always (a pipe to a log viewer), 'off' never. Standard output is never touched", Kind: options.Bool, Words: true, Choices: []string{"auto"}, Placeholder: "[=auto|on|off]", Default: "auto"},
 }
 
 var randOptions = []options.Option{

@@ -576,7 +576,7 @@ func (p *program) fail(err error) int {
 			fmt.Fprintln(p.stderr, ce.Msg)
 		case errors.As(e, &usage):
 			fmt.Fprintln(p.stderr, usage.msg)
-		case errors.As(e, &bad):
+		case p.command == "" && errors.As(e, &bad):
 			// The reference's option parser says it on standard error
 			// and exits.
 			fmt.Fprintln(p.stderr, bad)

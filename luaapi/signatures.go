@@ -57,6 +57,7 @@ var apiSignatures = map[string]Signature{
 
 	"sysbench.sql.driver":                 {Min: 0, Max: 1, Args: []ArgKind{ArgString}, Returns: driverType},
 	"sysbench.histogram.new":              {Min: 3, Max: 3, Args: []ArgKind{ArgNumber, ArgNumber, ArgNumber}, Returns: histogramType},
+	"sysbench.progress.expect":            {Min: 2, Max: 2, Args: []ArgKind{ArgString, ArgNumber}},
 	"sysbench.report_default":             {Min: 1, Max: 1, Args: []ArgKind{ArgTable}},
 	"sysbench.report_csv":                 {Min: 1, Max: 1, Args: []ArgKind{ArgTable}},
 	"sysbench.report_json":                {Min: 1, Max: 1, Args: []ArgKind{ArgTable}},

@@ -21,7 +21,7 @@ type helpSection struct {
 	opts  []option
 }
 
-var optionLine = regexp.MustCompile(`^  --([A-Za-z0-9_-]+)(\[=on\|off\][^ ]*|=N|=SIZE|=STRING|=\[LIST,\.\.\.\]|=FILENAME|=[^ ]+)? +(.*)$`)
+var optionLine = regexp.MustCompile(`^  --([A-Za-z0-9_-]+)(\[=[^ \]]*\][^ ]*|=N|=SIZE|=STRING|=\[LIST,\.\.\.\]|=FILENAME|=[^ ]+)? +(.*)$`)
 
 // parseHelp reads the option blocks of a --help or TEST help text: a
 // block is a run of option lines, headed by the non-option line before it.
@@ -63,8 +63,8 @@ func parseHelp(text string) []helpSection {
 // when its default has a fraction (the reference prints both as N).
 func kindOf(placeholder, desc string) string {
 	switch {
-	case strings.HasPrefix(placeholder, "[=on|off"):
-		return "bool"
+	case strings.HasPrefix(placeholder, "[=") && strings.Contains(placeholder, "on|off"):
+		return "bool" // [=on|off], [=auto|on|off], [=on|off|MODE]
 	case placeholder == "=N":
 		if i := strings.LastIndex(desc, " ["); i >= 0 && strings.Contains(desc[i:], ".") {
 			return "double"
