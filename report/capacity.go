@@ -61,8 +61,8 @@ type CapacityAnswer struct {
 	// Saturation is the offered rate at which the server saturated:
 	// the lowest saturated step's, or the closed-model probe's throughput
 	// (SaturationFrom "step" or "probe").
-	Saturation     float64 `json:"saturation"`
-	SaturationFrom string  `json:"saturation_from"`
+	Saturation     float64  `json:"saturation"`
+	SaturationFrom string   `json:"saturation_from"`
 	Notes          []string `json:"notes,omitempty"`
 }
 
