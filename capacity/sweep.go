@@ -107,6 +107,10 @@ func Sweep(ctx context.Context, p Prober, o SweepOptions) (*SweepResult, error) 
 	return res, nil
 }
 
+// farPeak: a predicted peak beyond this many times the sweep's largest
+// thread count is no peak the sweep can speak of.
+const farPeak = 100
+
 // Line is the sweep's summary line:
 //
 //	Scalability: measured peak 9,870 tps at 32 threads; USL σ 0.0310, κ 0.00052, λ 1,215 tps: predicted peak at 43 threads, 9,990 tps; R² 0.996, a good fit
@@ -117,11 +121,12 @@ func (r *SweepResult) Line() string {
 		return line + fmt.Sprintf("; no USL fit (%d points, it needs %d)", len(r.Steps), minFitPoints)
 	}
 	line += fmt.Sprintf("; USL σ %.4f, κ %.3g, λ %s tps: ", u.Sigma, u.Kappa, fmtRate(u.Lambda))
-	if pk := u.Peak(); math.IsInf(pk, 0) {
-		line += "no peak (κ 0: the throughput levels off)"
+	top := slices.Max(threadsOf(r.Steps))
+	if pk := u.Peak(); pk > farPeak*float64(top) {
+		line += "no peak in sight (κ about 0: the throughput levels off)"
 	} else {
 		line += fmt.Sprintf("predicted peak at %.0f threads, %s tps", pk, fmtRate(u.X(pk)))
-		if top := slices.Max(threadsOf(r.Steps)); pk > float64(top) {
+		if pk > float64(top) {
 			line += fmt.Sprintf(" (beyond the sweep's %d)", top)
 		}
 	}
