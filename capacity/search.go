@@ -273,6 +273,16 @@ func (s *search) confirm(ctx context.Context, good, bad *Step) error {
 			return err
 		}
 		rounds = append(rounds, st)
+		if failed := len(rounds) - held(rounds); 2*failed > s.o.Rounds {
+			// Most rounds miss: the rate was held by chance. The next
+			// holding rate below it is confirmed instead, if there is one
+			// and time for it.
+			lower := s.highestHolding(good.Offered)
+			if lower == nil || !s.timeFor(s.o.Rounds-1) {
+				break
+			}
+			good, bad, rounds = lower, good, []*Step{lower}
+		}
 	}
 	if len(rounds) < 2 {
 		return s.outOfTime(good, bad)
@@ -280,6 +290,28 @@ func (s *search) confirm(ctx context.Context, good, bad *Step) error {
 	s.res.Record.Answer = s.answer(rounds, bad)
 	s.res.Record.Line = s.res.answerLine()
 	return nil
+}
+
+func held(rounds []*Step) int {
+	n := 0
+	for _, r := range rounds {
+		if r.Holds {
+			n++
+		}
+	}
+	return n
+}
+
+// highestHolding is the step of the highest rate below below that held.
+func (s *search) highestHolding(below float64) *Step {
+	var best *Step
+	for i := range s.res.Steps {
+		st := &s.res.Steps[i]
+		if st.Model == modelOpen && st.Holds && st.Offered < below && (best == nil || st.Offered > best.Offered) {
+			best = st
+		}
+	}
+	return best
 }
 
 // answer states the rate the rounds confirm, with its interval: the
