@@ -48,9 +48,11 @@ func answerRate(t *testing.T, stdout string) (line string, rate, low, high float
 }
 
 // Ground truth against the real servers: events that hold their
-// connection for 40 ms on the server (SLEEP, pg_sleep), on 16 threads,
-// can complete at most 400 a second (long sleeps, so that a loaded
-// client's own cost per event is a small part of each). The search answers within 10% of it,
+// connection for 100 ms on the server (SLEEP, pg_sleep), on 8 threads,
+// can complete at most 80 a second (long sleeps and few events, so that
+// a loaded client's own cost per event is a small part of each: at 400 a
+// second beside the suite's other tests, under -race, the client fell
+// behind at 280). The search answers within 10% of it,
 // on standard output alone, and records every step in the results file.
 func TestCapacitySleepingServer(t *testing.T) {
 	t.Parallel()
@@ -59,15 +61,15 @@ func TestCapacitySleepingServer(t *testing.T) {
 			t.Parallel()
 			srv := testenv.RequireServer(t, db)
 			results := filepath.Join(t.TempDir(), "capacity.json")
-			args := append(srv.Args(), "testdata/scripts/sleep_query.lua", "--threads=16", "--sleep-ms=40",
-				"--slo=p99<=400ms", "--slo=errors<=1%", "--capacity-time=45", "--results="+results, "capacity")
+			args := append(srv.Args(), "testdata/scripts/sleep_query.lua", "--threads=8", "--sleep-ms=100",
+				"--slo=p99<=1s", "--slo=errors<=1%", "--capacity-time=50", "--results="+results, "capacity")
 			stdout, stderr, code := runCapacity(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
 			line, rate, low, high := answerRate(t, stdout)
 			t.Log(line)
-			const truth = 16 * 1000 / 40.0
+			const truth = 8 * 1000 / 100.0
 			if rate < 0.9*truth || rate > 1.1*truth {
 				t.Errorf("answer %.0f tps, want within 10%% of %g", rate, truth)
 			}
