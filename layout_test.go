@@ -109,6 +109,7 @@ func TestImportDirection(t *testing.T) {
 var layers = [][]string{
 	{""}, // the program's main
 	{"cli"},
+	{"capacity"},
 	{"compare", "deploy", "control", "live", "telemetry", "authoring"},
 	{"luaapi", "builtin"},
 	{"luajit"},

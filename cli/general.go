@@ -88,7 +88,18 @@ func generalGroups() []optionGroup {
 	return []optionGroup{{"General options", generalOptions}, {"Pseudo-Random Numbers Generator options", randOptions},
 		{"Log options", logOptions}, {"Statistics options", statOptions}, {"General database options", dbOptions},
 		{"Distributed run options", distributedOptions}, {"Connection options", connectionOptions},
-		{"Workload authoring options", traceOptions}}
+		{"Workload authoring options", traceOptions}, {"Capacity options", capacityOptions}}
+}
+
+// capacityOptions are the capacity command's (cli/capacitycmd.go,
+// docs/capacity.md).
+var capacityOptions = []options.Option{
+	{Name: "slo", Extension: true, Desc: "the capacity command's objective, in --threshold's syntax on latency or errors (p99<=10ms, avg<2ms, errors<=0.1%); repeatable: a rate holds when every one holds on its step", Kind: options.String, NoDefault: true},
+	{Name: "capacity-time", Extension: true, Desc: "seconds the capacity command may take in all: the search's steps (and --sweep's) share them", Kind: options.Int, Default: "300"},
+	{Name: "capacity-rounds", Extension: true, Desc: "rounds at the rate found that confirm it and give its confidence interval (at least 2)", Kind: options.Int, Default: "3"},
+	{Name: "capacity-precision", Extension: true, Desc: "the narrowing stops when the lowest failing rate is at most this many per cent above the highest holding one", Kind: options.Float, Default: "2"},
+	{Name: "sweep", Extension: true, Desc: "the capacity command's concurrency sweep: threads FROM:TO (doubled from FROM) or a list (1,2,4,8), each step in the closed model once steady, and the Universal Scalability Law fitted to the throughput", Kind: options.String, NoDefault: true},
+	{Name: "capacity-html", Extension: true, Desc: "write the capacity command's pictures to FILE, a self-contained HTML page: latency against throughput with the objective and the answer, throughput against threads with the fitted law", Kind: options.File, NoDefault: true},
 }
 
 // allDeclared is every option known before a script is loaded.

@@ -69,7 +69,7 @@ func TestDeployRefuses(t *testing.T) {
 		{"deploy kubernetes --instances=2 oltp_read_write --tablez=1 run", "FATAL: deploy: invalid option: --tablez=1"},
 		{"deploy kubernetes --instances=2 cpu --cpu-max-prim=1 run", "FATAL: deploy: invalid option: --cpu-max-prim=1"},
 		// The run's own option parser's line, as the reference prints it.
-		{"deploy kubernetes --instances=2 cpu --threads=x run", "Invalid value for the 'threads' option: 'x'"},
+		{"deploy kubernetes --instances=2 cpu --threads=x run", "FATAL: Invalid value for the 'threads' option: 'x'"},
 		{"deploy kubernetes --instances=2 " + filepath.Join(dir, "none.lua") + " run", "FATAL: deploy: "},
 		{"deploy kubernetes --instances=2 --name=Big cpu run", "FATAL: deploy: --name=Big"},
 		{"deploy kubernetes --instances=x cpu run", "FATAL: deploy: invalid value for --instances: 'x'"},

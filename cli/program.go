@@ -103,6 +103,9 @@ func (p *program) main(args []string) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	if cl.command == "capacity" {
+		p.capacityStreams() // its answer alone on standard output
+	}
 	if spec.values.Bool("help") {
 		printHelp(p.log.Out(), p.name(), p.drivers, p.tests)
 		return 0
@@ -335,6 +338,9 @@ func (p *program) runCommand(spec *runSpec, t engine.Test, testOpts []options.Op
 	command := spec.cl.command
 	if command == "run" {
 		return p.runTest(spec, t, testOpts, env)
+	}
+	if command == "capacity" {
+		return p.runCapacity(spec, t, testOpts, env)
 	}
 	c, ok := t.(engine.Commander)
 	if !ok {

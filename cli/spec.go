@@ -205,6 +205,8 @@ type runSpec struct {
 	// thresholdExprs are the --threshold expressions (repeatable) as
 	// given.
 	thresholdExprs []string
+	// sloExprs are the capacity command's --slo expressions (repeatable).
+	sloExprs []string
 
 	// Set by resolve.
 	cfg        engine.Config
@@ -271,6 +273,9 @@ func readSpec(cl *commandLine, args []string, declared []options.Option, stderr 
 		if o.Name == "threshold" {
 			s.thresholdExprs = append(s.thresholdExprs, g.val)
 		}
+		if o.Name == "slo" {
+			s.sloExprs = append(s.sloExprs, g.val)
+		}
 		if err := setValue(values, o, g.val, g.bare); err != nil {
 			// The reference refuses it only once the test is known,
 			// with the test's own options (bind).
@@ -323,7 +328,7 @@ func (s *runSpec) resolve(warn func(string)) error {
 			s.thresholds = append(s.thresholds, t)
 		}
 	}
-	if err == nil && s.cl.command == "run" {
+	if err == nil && (s.cl.command == "run" || s.cl.command == "capacity") {
 		err = s.checkOutputs()
 	}
 	if err != nil {

@@ -43,6 +43,11 @@ type Config struct {
 	// ends as soon as the throughput is steady.
 	Warmup     time.Duration
 	WarmupAuto bool
+	// WarmupSample is how often an automatic warm-up samples the
+	// throughput (0: AutoWarmupSample). MSER-5 needs 60 samples, so it is
+	// a sixtieth of the shortest automatic warm-up: the
+	// capacity search's short steps sample more often.
+	WarmupSample time.Duration
 	// StartAt, when set, is the wall-clock time the measured window
 	// begins (--start-at): the workers connect, wait, then warm up for
 	// Warmup so that the window begins then.
@@ -63,6 +68,12 @@ type Config struct {
 	// netpoller: when the workers outnumber the processors, each passes
 	// its processor on between events (see Loop.More).
 	PolledWorkers bool
+	// GoTimerWaits makes --rate's waits for an arrival Go timers, in place
+	// of the kernel's precise sleeps (nanosleep, a timerfd): a run on a
+	// fake clock (testing/synctest), whose time only Go's timers move,
+	// sets it (the capacity search's tests). Off, the default, keeps the
+	// precise sleeps.
+	GoTimerWaits bool
 	// Watchers are told when the measured window begins (the statistics
 	// start, and again after --warm-up) and ends: --server-stats.
 	Watchers []Watcher
@@ -965,7 +976,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 	if r.cfg.Warmup > 0 {
 		warmEnd = epoch + int64(r.cfg.Warmup)
 		if r.cfg.WarmupAuto {
-			auto = newAutoWarmup(r.cfg.Warmup)
+			auto = newAutoWarmup(r.cfg.Warmup, r.cfg.WarmupSample)
 			nextSample = epoch + int64(auto.sample)
 		}
 	}

@@ -114,7 +114,7 @@ func (l *Loop) await(t int64) bool {
 // a sleeping thread would hold one of few processors, and the worker parks
 // on a timer file descriptor instead (see sleep_linux.go).
 func (l *Loop) preciseSleep(d time.Duration) {
-	if !kernelSleeps {
+	if !kernelSleeps || l.run.cfg.GoTimerWaits {
 		time.Sleep(d)
 		return
 	}

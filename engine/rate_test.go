@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sysbench-go/sysbench-go/logging"
+	"github.com/sysbench-go/sysbench-go/report"
 )
 
 // Asking for the backlog draws arrivals ahead of the workers; they must
@@ -139,5 +140,39 @@ func TestRateHonoursRate(t *testing.T) {
 				t.Errorf("%d threads: %d events in 1 s at --rate=300", threads, n)
 			}
 		})
+	}
+}
+
+// With GoTimerWaits a --rate run paces on Go's timers, so it runs on the
+// fake clock (the kernel's sleeps take real time, which does not move it):
+// 8 workers of 100 ms events offered 60/s for 30 s serve every arrival,
+// and an automatic warm-up sampling every 20 ms ends after its 60 samples.
+func TestRateOnFakeClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := slowTest(100 * time.Millisecond)
+		var w warmupEnds
+		cfg := Config{Threads: 8, Time: 30 * time.Second, Rate: 60, ForcedShutdown: -1, RandSeed: 1, GoTimerWaits: true,
+			Warmup: 10 * time.Second, WarmupAuto: true, WarmupSample: 20 * time.Millisecond, Reporters: []report.Reporter{&w}}
+		start := time.Now()
+		if err := runToEnd(context.Background(), p, cfg, logging.Discard()); err != nil {
+			t.Fatal(err)
+		}
+		if n := p.final.Events; n < 1600 || n > 2000 {
+			t.Errorf("%d events in 30 s at 60/s", n)
+		}
+		if w.end == nil || !w.end.Steady || w.end.EndedSeconds < 1.2 || w.end.EndedSeconds > 3 {
+			t.Errorf("warm-up end %+v: want steady after its 60 samples of 20 ms (1.2 s) or a little more", w.end)
+		}
+		if took := time.Since(start); took < 30*time.Second || took > 34*time.Second {
+			t.Errorf("the run took %s of the fake clock", took)
+		}
+	})
+}
+
+type warmupEnds struct{ end *report.WarmupEnd }
+
+func (w *warmupEnds) Report(r *report.Report) {
+	if r.Kind == report.Final {
+		w.end = r.Warmup
 	}
 }

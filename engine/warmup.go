@@ -27,8 +27,11 @@ type autoWarmup struct {
 	last   *stats.Steady // the last verdict, nil before there are enough samples
 }
 
-func newAutoWarmup(max time.Duration) *autoWarmup {
-	return &autoWarmup{sample: AutoWarmupSample, tps: make([]float64, 0, max/AutoWarmupSample+1)}
+func newAutoWarmup(max, sample time.Duration) *autoWarmup {
+	if sample <= 0 {
+		sample = AutoWarmupSample
+	}
+	return &autoWarmup{sample: sample, tps: make([]float64, 0, max/sample+1)}
 }
 
 // add records the events of one sample and says whether the warm-up is

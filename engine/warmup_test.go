@@ -15,7 +15,7 @@ import (
 // 30 samples (3 s), once the fast part is at least as long; at its
 // maximum it says why it was not steady.
 func TestAutoWarmupEnds(t *testing.T) {
-	a := newAutoWarmup(DefaultAutoWarmupMax)
+	a := newAutoWarmup(DefaultAutoWarmupMax, 0)
 	var end report.WarmupEnd
 	n := 0
 	for ; n < 600; n++ {
@@ -36,7 +36,7 @@ func TestAutoWarmupEnds(t *testing.T) {
 	}
 
 	// Too few samples for a verdict at the maximum.
-	a = newAutoWarmup(DefaultAutoWarmupMax)
+	a = newAutoWarmup(DefaultAutoWarmupMax, 0)
 	for range 10 {
 		if a.add(50, &end) {
 			t.Fatal("steady after 10 samples")
@@ -47,7 +47,7 @@ func TestAutoWarmupEnds(t *testing.T) {
 	}
 
 	// Still rising at the maximum.
-	a = newAutoWarmup(DefaultAutoWarmupMax)
+	a = newAutoWarmup(DefaultAutoWarmupMax, 0)
 	for i := range 100 {
 		if a.add(uint64(10+i), &end) {
 			t.Fatalf("a rising throughput found steady after %d samples", i+1)

@@ -71,6 +71,9 @@ type Results struct {
 	Instance *Instance `json:"instance,omitempty"`
 	// Connections are the connections held open, with --idle-connections.
 	Connections *Connections `json:"connections,omitempty"`
+	// Capacity is the capacity command's search and sweep
+	// (docs/capacity.md); absent for the other commands.
+	Capacity *Capacity `json:"capacity,omitempty"`
 	// Merged names the files a merged result was made of; Parts are the
 	// runs in them, with their windows; Combined is how those windows
 	// made the merged one (rounds one after the other, instances

@@ -244,3 +244,31 @@ func WriteThresholds(w io.Writer, rs []ThresholdResult) {
 	}
 	fmt.Fprintf(w, "\n")
 }
+
+// Name is the threshold's measure as its outcome names it: p99, avg,
+// errors.
+func (t Threshold) Name() string {
+	if t.measure == "p" {
+		return "p" + PercentileKey(t.pct)
+	}
+	return t.measure
+}
+
+// Kind is what the measure is: "latency", "rate", "ratio" (errors) or
+// "count".
+func (t Threshold) Kind() string {
+	if t.measure == "p" {
+		return "latency"
+	}
+	return thresholdMeasures[t.measure]
+}
+
+// Percentile is the percentile a "pN" threshold measures, 0 for the others.
+func (t Threshold) Percentile() float64 { return t.pct }
+
+// Bound is the threshold's bound in its measure's unit: ns for a latency,
+// a fraction for errors.
+func (t Threshold) Bound() float64 { return t.bound }
+
+// Op is the threshold's comparison.
+func (t Threshold) Op() string { return t.op }

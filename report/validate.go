@@ -132,6 +132,11 @@ func (r *Results) check() error {
 		}
 		s.hist = h
 	}
+	if r.Capacity != nil {
+		if err := r.Capacity.check(); err != nil {
+			return err
+		}
+	}
 	if len(r.Parts) > 0 && len(r.Parts) != len(r.Merged) {
 		return fmt.Errorf("inconsistent merge: %d files merged, %d parts", len(r.Merged), len(r.Parts))
 	}

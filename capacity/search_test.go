@@ -1,0 +1,114 @@
+package capacity
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/sysbench-go/sysbench-go/engine"
+	"github.com/sysbench-go/sysbench-go/metrics"
+	"github.com/sysbench-go/sysbench-go/report"
+)
+
+// slotTest is a workload whose capacity is known exactly: each event
+// holds one of its Threads workers (a connection) for d, so at most
+// Threads/d events a second complete.
+type slotTest struct{ d time.Duration }
+
+func (s *slotTest) Name() string                                    { return "slots" }
+func (s *slotTest) PrintMode(io.Writer)                             {}
+func (s *slotTest) Init(context.Context) error                      { return nil }
+func (s *slotTest) Done(context.Context) error                      { return nil }
+func (s *slotTest) ReportIntermediate(io.Writer, *report.Stat) bool { return true }
+func (s *slotTest) ReportCumulative(io.Writer, *report.Stat) bool   { return true }
+func (s *slotTest) NewWorker(context.Context, int, *metrics.Handle) (engine.Worker, error) {
+	return slotWorker{s.d}, nil
+}
+
+type slotWorker struct{ d time.Duration }
+
+func (w slotWorker) Init(context.Context) error { return nil }
+func (w slotWorker) Done(context.Context) error { return nil }
+func (w slotWorker) Close()                     {}
+func (w slotWorker) Event(ctx context.Context) (bool, error) {
+	time.Sleep(w.d)
+	return false, nil
+}
+
+func objective(t *testing.T, exprs ...string) []report.Threshold {
+	t.Helper()
+	var out []report.Threshold
+	for _, e := range exprs {
+		th, err := report.ParseThreshold(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, th)
+	}
+	return out
+}
+
+func fakeClockProber(d time.Duration) *Engine {
+	return &Engine{Test: &slotTest{d: d}, Config: engine.Config{Percentiles: []float64{95}, RandSeed: 7, GoTimerWaits: true}}
+}
+
+// Ground truth on the fake clock: 50 connections, each event holding one
+// for 50 ms, can serve exactly 1,000 events a second. With an objective
+// that only queueing beyond that breaks, the search must answer within 2%
+// of 1,000 tps, with an interval that holds it.
+func TestSearchFindsKnownCapacity(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		const truth = 1000.0
+		var progress strings.Builder
+		res, err := Search(t.Context(), fakeClockProber(50*time.Millisecond), Options{
+			Objective: objective(t, "p99<=500ms", "errors<=0.1%"), Threads: 50, Budget: 8 * time.Minute, Progress: &progress})
+		if err != nil {
+			t.Fatalf("search: %v\n%s", err, progress.String())
+		}
+		a := res.Record.Answer
+		t.Logf("%s\n%s", res.Line(), progress.String())
+		if a.Rate < truth*0.98 || a.Rate > truth*1.02 {
+			t.Errorf("answer %.1f tps, want within 2%% of %g", a.Rate, truth)
+		}
+		if !(a.Low <= truth && truth <= a.High) {
+			t.Errorf("interval %.1f to %.1f does not hold %g", a.Low, a.High, truth)
+		}
+		if !strings.HasPrefix(res.Line(), "Capacity: ") || !strings.Contains(res.Line(), "95% CI") {
+			t.Errorf("answer line %q", res.Line())
+		}
+		if len(a.Rounds) != DefaultRounds || res.Record.Outcome != OutcomeAnswer {
+			t.Errorf("%d rounds, outcome %s", len(a.Rounds), res.Record.Outcome)
+		}
+		if took := res.Record.ElapsedSeconds; took > 8*60 {
+			t.Errorf("the search took %.0f s of its 480 s budget", took)
+		}
+	})
+}
+
+// An objective no rate can keep (events of 50 ms, p99 within 10 ms) is
+// said so, after halving the rate down from the start; a budget too small
+// for the steps is refused before any runs.
+func TestSearchSaysWhenNoAnswer(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		res, err := Search(t.Context(), fakeClockProber(50*time.Millisecond), Options{
+			Objective: objective(t, "p99<=10ms"), Threads: 4, Budget: 4 * time.Minute})
+		var f *Failure
+		if !errors.As(err, &f) || f.Outcome != OutcomeNoRateHolds || !strings.Contains(f.Msg, "no rate holds the objective (p99<=10ms)") {
+			t.Fatalf("search: %v", err)
+		}
+		if n := len(res.Steps); n != 2+maxDown {
+			t.Errorf("%d steps, want the probe, the start and %d halvings", n, maxDown)
+		}
+		_, err = Search(t.Context(), fakeClockProber(time.Millisecond), Options{
+			Objective: objective(t, "p99<=10ms"), Threads: 4, Budget: 10 * time.Second})
+		if !errors.As(err, &f) || f.Outcome != OutcomeBudget || !strings.Contains(f.Msg, "too small to say") {
+			t.Fatalf("search with 10 s: %v", err)
+		}
+	})
+}
