@@ -467,6 +467,7 @@ func watchMetrics(r *asyncRun, url string) (scrapes func() []scraped, stop func(
 // (--rate): it must outlast the test's steps on a loaded machine, and
 // costs little CPU all the same.
 func TestOutageOnServers(t *testing.T) {
+	t.Parallel()
 	const threads, rate, runTime = 2, 50, 10 * time.Second
 	for _, kind := range []string{"mysql", "pgsql"} {
 		t.Run(kind, func(t *testing.T) {

@@ -139,7 +139,9 @@ func TestProgressTerminal(t *testing.T) {
 	script := filepath.Join(dir, "steps.sh")
 	steps := strings.Join([]string{
 		"cd " + dir,
-		prepare + " --sqlite-db=a.db prepare; echo prepare-exit=$?",
+		// Some 6 s (20 pauses of 300 ms): a loaded machine's screens
+		// still catch the counts as they move.
+		prepare + " --sqlite-db=a.db --pause=300 prepare; echo prepare-exit=$?",
 		run + " --time=2 run; echo run-exit=$?",
 		prepare + " --sqlite-db=b.db --pause=20 prepare > prepare.out; echo file-exit=$?",
 		run + " --time=1 --report-interval=1 run | cat > run.out; echo pipe-exit=$?",

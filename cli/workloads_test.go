@@ -45,29 +45,60 @@ func TestBundledWorkloads(t *testing.T) {
 	// are bound by --events: what it checks is what the events left in
 	// the tables, not how many fit in a second.
 	t.Parallel()
-	// The databases run side by side. Not with t.Parallel: -parallel
-	// may be GOMAXPROCS, which would serialise them on a small machine.
+	// The databases, and the workloads of each in databases of their own,
+	// run side by side. Not with t.Parallel: -parallel may be GOMAXPROCS,
+	// which would serialise them on a small machine. A group's steps run in
+	// order: cleanup-keeps-foreign's users table stands in shop's way, and
+	// pgbench-init makes tpcb's tables.
+	groups := []struct {
+		name  string
+		steps func(w *workloadDB) []step
+	}{
+		{"shop", func(w *workloadDB) []step {
+			return []step{{"cleanup-keeps-foreign", w.testCleanupKeepsForeign}, {"shop", w.testShop}}
+		}},
+		{"tpcb", func(w *workloadDB) []step {
+			steps := []step{{"tpcb", w.testTPCB}}
+			if w.driver == "pgsql" {
+				steps = append(steps, step{"pgbench-init", w.testPgbenchInit})
+			}
+			return steps
+		}},
+		{"oltp", func(w *workloadDB) []step { return []step{{"oltp", w.testOLTP}} }},
+	}
 	var wg sync.WaitGroup
 	for _, driver := range []string{"mysql", "pgsql", "sqlite"} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			t.Run(driver, func(t *testing.T) {
-				w := openWorkloadDB(t, driver)
-				t.Run("cleanup-keeps-foreign", w.testCleanupKeepsForeign)
-				t.Run("shop", w.testShop)
-				t.Run("tpcb", w.testTPCB)
-				if driver == "pgsql" {
-					t.Run("pgbench-init", w.testPgbenchInit)
+				var inner sync.WaitGroup
+				for _, g := range groups {
+					inner.Add(1)
+					go func() {
+						defer inner.Done()
+						t.Run(g.name, func(t *testing.T) {
+							w := openWorkloadDB(t, driver, g.name)
+							for _, s := range g.steps(w) {
+								t.Run(s.name, s.test)
+							}
+						})
+					}()
 				}
-				t.Run("oltp", w.testOLTP)
+				inner.Wait()
 			})
 		}()
 	}
 	wg.Wait()
 }
 
-func openWorkloadDB(t *testing.T, driver string) *workloadDB {
+// step is one subtest of a group of TestBundledWorkloads.
+type step struct {
+	name string
+	test func(t *testing.T)
+}
+
+func openWorkloadDB(t *testing.T, driver, name string) *workloadDB {
 	t.Helper()
 	w := &workloadDB{driver: driver}
 	switch driver {
@@ -96,7 +127,7 @@ func openWorkloadDB(t *testing.T, driver string) *workloadDB {
 		if !compiled {
 			t.Skip("the sqlite driver is not compiled in")
 		}
-		path := filepath.Join(t.TempDir(), "workloads.db")
+		path := filepath.Join(t.TempDir(), name+".db")
 		w.db = testenv.OpenDB(t, "sqlite", path)
 		w.args = []string{"--db-driver=sqlite", "--sqlite-db=" + path}
 	}

@@ -37,7 +37,8 @@ build() { # build GOOS GOARCH OUT
 # The manual page and the completions come from the program's own option
 # tables, which are the same on every platform: one build for this machine
 # writes them.
-build "$("$GO" env GOOS)" "$("$GO" env GOARCH)" "$work/host"
+host=$("$GO" env GOOS)/$("$GO" env GOARCH)
+build "${host%/*}" "${host#*/}" "$work/host"
 "$work/host" man >"$work/sysbench-go.1"
 "$work/host" completion bash >"$work/sysbench-go.bash"
 "$work/host" completion zsh >"$work/_sysbench-go"
@@ -68,7 +69,11 @@ for t in $TARGETS; do
 	name=sysbench-go-$version-$os-$arch
 	dir=$work/$name
 	mkdir -p "$dir/completions"
-	build "$os" "$arch" "$dir/sysbench-go"
+	if [ "$t" = "$host" ]; then
+		cp "$work/host" "$dir/sysbench-go" # the same flags: the same bytes
+	else
+		build "$os" "$arch" "$dir/sysbench-go"
+	fi
 	cp LICENSE README.md "$dir/"
 	third_party "$os" "$arch" >"$dir/THIRD_PARTY_LICENSES"
 	cp "$work/sysbench-go.1" "$dir/"

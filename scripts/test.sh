@@ -47,6 +47,9 @@ export SBTEST_MYSQL_PORT=${SBTEST_TEST_MYSQL_PORT:-23306}
 export SBTEST_PGSQL_PORT=${SBTEST_TEST_PGSQL_PORT:-25432}
 quiet_mysql=${SBTEST_TEST_QUIET_MYSQL_PORT:-23307}
 quiet_pgsql=${SBTEST_TEST_QUIET_PGSQL_PORT:-25433}
+# Without a flush to disk at each commit: the tests kill servers, never
+# the machine (scripts/testdb.sh).
+export SBTEST_FSYNC=off
 # Missing packages are installed first (as root), once, before the starts
 # run side by side.
 if bash scripts/testdb.sh ensure "$dir"; then

@@ -15,6 +15,11 @@
 # $SBTEST_ENV_PREFIX (default SBTEST_) names the variables of DIR/env:
 # make test starts a second, quiet pair as SBTEST_QUIET_, for the tests
 # that read a server's whole counters (testenv.QuietServer).
+# $SBTEST_FSYNC=off starts the servers without a flush to disk at each
+# commit (MariaDB writes its redo log to the kernel at commit, PostgreSQL
+# runs with fsync=off): a server process killed keeps every commit, only a
+# crash of the machine loses some. make test runs so (its tests kill
+# servers, never the machine); benchmarks keep the default, on.
 set -euo pipefail
 
 MYSQL_PORT=${SBTEST_MYSQL_PORT:-13306}
@@ -22,6 +27,7 @@ PGSQL_PORT=${SBTEST_PGSQL_PORT:-15432}
 START_TIMEOUT=${SBTEST_START_TIMEOUT:-90}
 MAX_CONNECTIONS=${SBTEST_MAX_CONNECTIONS:-600}
 ENV_PREFIX=${SBTEST_ENV_PREFIX:-SBTEST_}
+FSYNC=${SBTEST_FSYNC:-on}
 
 die() {
 	echo "testdb.sh: $*" >&2
@@ -156,6 +162,9 @@ max_allowed_packet=64M
 character-set-server=utf8mb4
 collation-server=utf8mb4_general_ci
 EOF
+		if [ "$FSYNC" = off ]; then
+			printf 'innodb_flush_log_at_trx_commit=2\ninnodb_doublewrite=0\n' >>"$my/my.cnf"
+		fi
 		# TLS offered (--mysql-ssl=REQUIRED then uses it), with a throw-away
 		# self-signed certificate; plain connections are still accepted.
 		if [ -s "$my/server.key" ] || { command -v openssl >/dev/null 2>&1 &&
@@ -272,6 +281,9 @@ shared_buffers = 128MB
 password_encryption = scram-sha-256
 logging_collector = off
 EOF
+			if [ "$FSYNC" = off ]; then
+				echo "fsync = off" >>"$data/postgresql.conf"
+			fi
 			# TLS offered as Debian's packaged server does (sslmode=prefer
 			# then uses it), with a throw-away self-signed certificate.
 			if command -v openssl >/dev/null 2>&1 &&
