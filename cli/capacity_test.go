@@ -152,3 +152,31 @@ func TestCapacityRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The capacity command is refused up front as a run is when it cannot
+// fit in the server's connection limits, counting the most threads a
+// step runs: the sweep's largest count, not --threads.
+func TestCapacityRefusedUpFront(t *testing.T) {
+	t.Parallel()
+	db := newFaultDB(t, "pgsql")
+	if _, err := db.query(context.Background(), "ALTER DATABASE "+db.name+" CONNECTION LIMIT 3"); err != nil {
+		t.Fatal(err)
+	}
+	capacityArgs := func(args ...string) []string {
+		return append(append(append([]string{connScript}, args...), db.args...), "capacity")
+	}
+	limit := "the CONNECTION LIMIT of database " + db.name
+	refused(t, limit, capacityArgs("--threads=1", "--sweep=1:4")...)
+	refused(t, limit, capacityArgs("--threads=2", "--sweep=1:4", "--slo=p99<=1s")...)
+	refused(t, limit, capacityArgs("--threads=4", "--slo=p99<=1s")...)
+	_, stderr, code := runCapacity(t, capacityArgs("--threads=1", "--sweep=1:4")...)
+	if !strings.Contains(stderr, "--sweep=1:4 (up to 4 threads) needs 4") {
+		t.Errorf("exit %d: the refusal does not name the sweep's threads:\n%s", code, stderr)
+	}
+	// The search alone at --threads=8 would not fit, but a sweep alone
+	// runs no search: its 2 threads fit (and its 1 s is then too small).
+	_, stderr, code = runCapacity(t, capacityArgs("--threads=8", "--sweep=1:2", "--capacity-time=1")...)
+	if f := fatalLines(stderr); code != 1 || len(f) != 1 || !strings.Contains(f[0], "is too small to say") {
+		t.Errorf("a sweep of 2 threads with --threads=8: exit %d, FATAL lines %q, want the budget's", code, f)
+	}
+}
