@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -145,6 +146,12 @@ func TestCapacityRefusals(t *testing.T) {
 		{[]string{"cpu", "--slo=p99<5ms", "--capacity-rounds=1", "capacity"}, "FATAL: invalid --capacity-rounds '1'"},
 		{[]string{"cpu", "--sweep=8:2", "capacity"}, "FATAL: invalid --sweep '8:2'"},
 		{[]string{"cpu", "--slo=p99<5ms", "--capacity-time=10", "capacity"}, "FATAL: --capacity-time=10s is too small to say"},
+		// Instances cannot share a search yet: each refusal says why and
+		// what to do instead.
+		{[]string{"cpu", "--slo=p99<5ms", "--instance=0/2", "capacity"}, "FATAL: the capacity command runs in one process: --instance=0/2 is refused, since each step's next rate is decided from the whole window of the step before, which instances cannot yet pool step by step; run the search in one process with more --threads, or give the instances a fixed --rate"},
+		{[]string{"cpu", "--slo=p99<5ms", "--start-at=" + time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "capacity"}, "FATAL: the capacity command runs in one process: --start-at, which times one run that instances share, is refused with it; run the search"},
+		{[]string{"cpu", "--slo=p99<5ms", "--metrics-addr=127.0.0.1:0", "--await-start=5", "capacity"}, "FATAL: the capacity command runs in one process: --await-start, which"},
+		{[]string{"deploy", "kubernetes", "--instances=2", "--image=x", "cpu", "--slo=p99<5ms", "capacity"}, "FATAL: deploy: the capacity command runs in one process, not as instances"},
 	} {
 		stdout, stderr, code := runCapacity(t, c.args...)
 		if code != 1 || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "FATAL") != 1 {
