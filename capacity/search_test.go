@@ -184,3 +184,63 @@ func TestSearchCutStepDoesNotReachNext(t *testing.T) {
 		}
 	})
 }
+
+// slowProbeTest serves its first run (the closed-model probe) four times
+// slower than the rest, as a client starved for a moment does: the probe
+// measures a quarter of the capacity.
+type slowProbeTest struct {
+	slotTest
+	mu   sync.Mutex
+	slow bool
+}
+
+func (s *slowProbeTest) Init(context.Context) error { s.set(true); return nil }
+func (s *slowProbeTest) Rerun(context.Context)      { s.set(false) }
+func (s *slowProbeTest) set(slow bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slow = slow
+}
+
+func (s *slowProbeTest) NewWorker(context.Context, int, *metrics.Handle) (engine.Worker, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.slow {
+		return slotWorker{4 * s.d}, nil
+	}
+	return slotWorker{s.d}, nil
+}
+
+// A probe that fell far short of the capacity (a quarter of it) does not
+// end the search after the steps up its budget plans for (to 1.4 × the
+// probe): it steps on while the time left holds the confirmation, and
+// answers with an interval that holds the capacity (10 connections held
+// 100 ms each: 100 tps).
+func TestSearchStepsPastAShortProbe(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		p := &Engine{Test: &slowProbeTest{slotTest: slotTest{d: 100 * time.Millisecond}},
+			Config: engine.Config{Percentiles: []float64{95}, RandSeed: 7, GoTimerWaits: true}}
+		var progress strings.Builder
+		res, err := Search(t.Context(), p, Options{Objective: objective(t, "p99<=1s"), Threads: 10,
+			Budget: 10 * time.Minute, Progress: &progress})
+		if err != nil {
+			t.Fatalf("search after a short probe: %v\n%s", err, progress.String())
+		}
+		t.Log(progress.String())
+		if res.ProbeRate > 30 {
+			t.Fatalf("the probe measured %.1f tps: not short of the 100", res.ProbeRate)
+		}
+		up := 0
+		for _, st := range res.Steps {
+			if st.Phase == phaseUp {
+				up++
+			}
+		}
+		a := res.Record.Answer
+		if up <= maxUp || !(a.Low <= 100 && 100 <= a.High) || a.Rate < 75 {
+			t.Errorf("%d steps up, answer %.1f tps in %.1f-%.1f; want more than %d steps up and an interval holding 100\n%s",
+				up, a.Rate, a.Low, a.High, maxUp, progress.String())
+		}
+	})
+}
