@@ -85,7 +85,8 @@ func (e *Engine) Close(ctx context.Context) error {
 
 // onceTest is the test as each probe's run sees it: its init() (and a
 // built-in test's prepare step) on the first run only, its done() left
-// to Close.
+// to Close; a test that keeps its init()'s context is given each later
+// run's (engine.Rerunner).
 type onceTest struct {
 	engine.Test
 	e *Engine
@@ -93,6 +94,12 @@ type onceTest struct {
 
 func (t onceTest) Init(ctx context.Context) error {
 	if t.e.inited {
+		// Each run has its own context, which the engine cuts when the
+		// run's time is up with events still running: a test that
+		// keeps its init()'s works under this run's, not the first's.
+		if r, ok := t.Test.(engine.Rerunner); ok {
+			r.Rerun(ctx)
+		}
 		return nil
 	}
 	if err := t.Test.Init(ctx); err != nil {

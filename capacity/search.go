@@ -40,11 +40,15 @@ const (
 	DefaultPrecision = 0.02
 	// startFraction of the closed-model probe's throughput is the first
 	// rate offered; stepFactor the geometric step up from there, and
-	// maxUp the most steps up (to 0.5 × 1.3^4 ≈ 1.4 × the probe's
-	// throughput, past which the server cannot keep up).
+	// maxUp the steps up the budget is planned for (to 0.5 × 1.3^4 ≈ 1.4
+	// × the probe's throughput, past which the server cannot keep up
+	// when the probe measured it well). A probe that fell short (the
+	// client starved for a moment) takes more: the search steps on while
+	// the time left holds the confirmation, up to mostUp.
 	startFraction = 0.5
 	stepFactor    = 1.3
 	maxUp         = 5
+	mostUp        = 30
 	// maxDown is the most halvings of the start rate when even it misses
 	// the objective (down to 1/128 of the probe's throughput).
 	maxDown = 6
@@ -228,7 +232,7 @@ func (s *search) bracket(ctx context.Context, probeRate float64) (good, bad *Ste
 			joinExprs(s.o.Objective), fmtRate(bad.Offered), missed(bad))}
 	}
 	good = first
-	for range maxUp - 1 {
+	for range mostUp - 1 {
 		rate *= stepFactor
 		if !s.timeFor(1 + s.o.Rounds) {
 			return nil, nil, s.outOfTime(good, nil)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -145,10 +146,44 @@ func TestCapacityRefusals(t *testing.T) {
 		{[]string{"cpu", "--slo=p99<5ms", "--capacity-rounds=1", "capacity"}, "FATAL: invalid --capacity-rounds '1'"},
 		{[]string{"cpu", "--sweep=8:2", "capacity"}, "FATAL: invalid --sweep '8:2'"},
 		{[]string{"cpu", "--slo=p99<5ms", "--capacity-time=10", "capacity"}, "FATAL: --capacity-time=10s is too small to say"},
+		// Instances cannot share a search yet: each refusal says why and
+		// what to do instead.
+		{[]string{"cpu", "--slo=p99<5ms", "--instance=0/2", "capacity"}, "FATAL: the capacity command runs in one process: --instance=0/2 is refused, since each step's next rate is decided from the whole window of the step before, which instances cannot yet pool step by step; run the search in one process with more --threads, or give the instances a fixed --rate"},
+		{[]string{"cpu", "--slo=p99<5ms", "--start-at=" + time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "capacity"}, "FATAL: the capacity command runs in one process: --start-at, which times one run that instances share, is refused with it; run the search"},
+		{[]string{"cpu", "--slo=p99<5ms", "--metrics-addr=127.0.0.1:0", "--await-start=5", "capacity"}, "FATAL: the capacity command runs in one process: --await-start, which"},
+		{[]string{"deploy", "kubernetes", "--instances=2", "--image=x", "cpu", "--slo=p99<5ms", "capacity"}, "FATAL: deploy: the capacity command runs in one process, not as instances"},
 	} {
 		stdout, stderr, code := runCapacity(t, c.args...)
 		if code != 1 || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "FATAL") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one line %q", c.args, code, stdout, stderr, c.want)
 		}
+	}
+}
+
+// The capacity command is refused up front as a run is when it cannot
+// fit in the server's connection limits, counting the most threads a
+// step runs: the sweep's largest count, not --threads.
+func TestCapacityRefusedUpFront(t *testing.T) {
+	t.Parallel()
+	db := newFaultDB(t, "pgsql")
+	if _, err := db.query(context.Background(), "ALTER DATABASE "+db.name+" CONNECTION LIMIT 3"); err != nil {
+		t.Fatal(err)
+	}
+	capacityArgs := func(args ...string) []string {
+		return append(append(append([]string{connScript}, args...), db.args...), "capacity")
+	}
+	limit := "the CONNECTION LIMIT of database " + db.name
+	refused(t, limit, capacityArgs("--threads=1", "--sweep=1:4")...)
+	refused(t, limit, capacityArgs("--threads=2", "--sweep=1:4", "--slo=p99<=1s")...)
+	refused(t, limit, capacityArgs("--threads=4", "--slo=p99<=1s")...)
+	_, stderr, code := runCapacity(t, capacityArgs("--threads=1", "--sweep=1:4")...)
+	if !strings.Contains(stderr, "--sweep=1:4 (up to 4 threads) needs 4") {
+		t.Errorf("exit %d: the refusal does not name the sweep's threads:\n%s", code, stderr)
+	}
+	// The search alone at --threads=8 would not fit, but a sweep alone
+	// runs no search: its 2 threads fit (and its 1 s is then too small).
+	_, stderr, code = runCapacity(t, capacityArgs("--threads=8", "--sweep=1:2", "--capacity-time=1")...)
+	if f := fatalLines(stderr); code != 1 || len(f) != 1 || !strings.Contains(f[0], "is too small to say") {
+		t.Errorf("a sweep of 2 threads with --threads=8: exit %d, FATAL lines %q, want the budget's", code, f)
 	}
 }

@@ -76,10 +76,32 @@ func readCapacitySpec(spec *runSpec) (*capacitySpec, error) {
 		return nil, fmt.Errorf("invalid --capacity-precision '%s': per cent, from 0.1 to 50", v.String("capacity-precision"))
 	}
 	cs.precision = pr / 100
-	if spec.instance.N > 1 {
-		return nil, errors.New("the capacity command runs in one instance: --instance is not supported with it (docs/capacity.md)")
+	if err := capacityAlone(spec); err != nil {
+		return nil, err
 	}
 	return cs, nil
+}
+
+// capacityAlone refuses the options of a run shared by instances: a
+// search decides each step's rate from the last step's whole window, and
+// instances cannot yet pool their windows step by step (docs/capacity.md,
+// "Instances and Kubernetes").
+func capacityAlone(spec *runSpec) error {
+	const instead = "run the search in one process with more --threads, or give the instances a fixed --rate (split among them) for each rate to check, and merge each with 'sysbench-go report' (docs/capacity.md)"
+	v := spec.values
+	switch {
+	case spec.instance.N > 1:
+		return fmt.Errorf("the capacity command runs in one process: --instance=%s is refused, since each step's next rate is decided from the whole window of the step before, which instances cannot yet pool step by step; %s", v.String("instance"), instead)
+	case v.String("start-at") != "", spec.endpoint.await > 0, spec.endpoint.serve > 0:
+		name := "--start-at"
+		if spec.endpoint.await > 0 {
+			name = "--await-start"
+		} else if spec.endpoint.serve > 0 {
+			name = "--serve-results"
+		}
+		return fmt.Errorf("the capacity command runs in one process: %s, which times one run that instances share, is refused with it; %s", name, instead)
+	}
+	return nil
 }
 
 // runCapacity runs the capacity command: the sweep, then the search,

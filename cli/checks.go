@@ -10,12 +10,14 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/sysbench-go/sysbench-go/capacity"
 	"github.com/sysbench-go/sysbench-go/drivers"
 	"github.com/sysbench-go/sysbench-go/logging"
 	"github.com/sysbench-go/sysbench-go/luaapi"
 )
 
-// A run that cannot succeed is refused before prepare or run, with one
+// A run that cannot succeed is refused before prepare, run or capacity
+// (at the most threads a step of it runs), with one
 // line naming the setting that stops it (docs/availability.md, "Refused
 // up front"): the connections it opens above the open files limit or the
 // server's, the account's, the role's or the database's connection
@@ -31,7 +33,7 @@ const limitsTimeout = 10 * time.Second
 // statements the threads prepare (luaapi.StatementRoom).
 func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) error {
 	command := spec.cl.command
-	if spec.conns.skipChecks || (command != "run" && command != "prepare") || env.DriverConfig.DryRun {
+	if spec.conns.skipChecks || (command != "run" && command != "prepare" && command != "capacity") || env.DriverConfig.DryRun {
 		return nil
 	}
 	if command == "prepare" && !s.ParallelCommand("prepare") {
@@ -53,7 +55,11 @@ func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) 
 		return nil
 	}
 	threads := spec.cfg.Threads
-	need, what, verb := int64(threads), fmt.Sprintf("--threads=%d", threads), "needs"
+	what := fmt.Sprintf("--threads=%d", threads)
+	if command == "capacity" {
+		threads, what = capacityThreads(spec)
+	}
+	need, verb := int64(threads), "needs"
 	if command == "run" {
 		if n := spec.conns.idle; n > 0 {
 			need += int64(n)
@@ -93,6 +99,26 @@ func (p *program) checkLimits(spec *runSpec, s *luaapi.Script, env *luaapi.Env) 
 		})
 	}
 	return nil
+}
+
+// capacityThreads is the most threads a step of the capacity command
+// runs, and the option that asks for them: the search's --threads (with
+// an objective), the sweep's largest count (with --sweep). An invalid
+// --sweep is the command's to refuse.
+func capacityThreads(spec *runSpec) (int, string) {
+	threads, what := 0, ""
+	if len(spec.sloExprs) > 0 {
+		threads, what = spec.cfg.Threads, fmt.Sprintf("--threads=%d", spec.cfg.Threads)
+	}
+	if s := spec.values.String("sweep"); s != "" {
+		if counts, err := capacity.ParseSweep(s); err == nil && counts[len(counts)-1] > threads {
+			threads, what = counts[len(counts)-1], fmt.Sprintf("--sweep=%s (up to %d threads)", s, counts[len(counts)-1])
+		}
+	}
+	if what == "" {
+		return spec.cfg.Threads, fmt.Sprintf("--threads=%d", spec.cfg.Threads)
+	}
+	return threads, what
 }
 
 // refusal is the line refusing a run: the setting, what holds it now,

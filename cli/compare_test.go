@@ -1020,3 +1020,101 @@ func readSummary(t *testing.T, out string) *compare.Summary {
 	}
 	return &sum
 }
+
+// Issue 49, item 4: a matrix with [capacity] runs a capacity search per
+// target in place of fixed-load cells. Events that hold their connection
+// on the server for 20 ms on 4 threads can complete 200 a second on
+// MariaDB and on PostgreSQL alike: each target's answer is near that
+// truth, and the verdict, from the two searches' intervals (one round),
+// is that no difference was detected, in the tables, compare.json and the
+// page. (That intervals apart make "better" is verdict_test.go's.) Each
+// search has 24 s for 9 planned steps: room for a sixth step up when the
+// probe fell short under the suite's load (with 16 s and 8 steps, one ran
+// out of time before its answer).
+func TestCompareCapacity(t *testing.T) {
+	t.Parallel()
+	my, pg := testenv.OwnDatabase(t, "mysql"), testenv.OwnDatabase(t, "pgsql")
+	dir := t.TempDir()
+	script, err := filepath.Abs("testdata/scripts/sleep_query.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := fmt.Sprintf(`title = "capacity"
+threads = [4]
+prepare = "none"
+
+[capacity]
+slo = ["p99<=500ms", "errors<=1%%"]
+time = 24
+rounds = 2
+precision = 10
+
+[[target]]
+name = "mariadb"
+driver = "mysql"
+options = %s
+
+[[target]]
+name = "postgresql"
+driver = "pgsql"
+options = %s
+
+[[workload]]
+name = "sleep"
+script = %q
+options = { sleep-ms = 20 }
+`, tomlOptions(my.Args()), tomlOptions(pg.Args()), script)
+	out := filepath.Join(dir, "cmp")
+	run, sum := compareMatrix(t, filepath.Join(dir, "m.toml"), doc, out)
+	printed := run.out.String()
+	t.Log(printed)
+	if sum.Capacity == nil || !slices.Equal(sum.Capacity.Objective, []string{"p99<=500ms", "errors<=1%"}) || sum.Capacity.TimeS != 24 {
+		t.Fatalf("compare.json's capacity: %+v", sum.Capacity)
+	}
+	for _, g := range sum.Groups {
+		const want = 4 * 1000 / 20.0
+		if g.Rounds != 1 || g.Capacity == nil || len(g.Capacity.Intervals) != 1 {
+			t.Fatalf("%s: %d rounds, capacity %+v", g.Target, g.Rounds, g.Capacity)
+		}
+		// The client's own time per event and the round trip come on top
+		// of the sleep: the answer is at most the truth, and not far below.
+		if r := g.TPS.Median; r < 0.75*want || r > 1.05*want {
+			t.Errorf("%s: capacity %.1f tps, want within -25%%/+5%% of %g", g.Target, r, want)
+		}
+		if iv := g.Capacity.Intervals[0]; !(iv[0] <= g.TPS.Median && g.TPS.Median <= iv[1]) || g.P95MS.Median <= 0 {
+			t.Errorf("%s: interval %v around %.1f, p95 %.2f ms", g.Target, iv, g.TPS.Median, g.P95MS.Median)
+		}
+		cell := fmt.Sprintf("%.1f (95%% CI %.1f-%.1f)", g.TPS.Median, g.Capacity.Intervals[0][0], g.Capacity.Intervals[0][1])
+		if !strings.Contains(printed, cell) {
+			t.Errorf("the tables do not show %s as %q", g.Target, cell)
+		}
+	}
+	if len(sum.Verdicts) != 1 {
+		t.Fatalf("%d verdicts, want the capacity's alone: %+v", len(sum.Verdicts), sum.Verdicts)
+	}
+	v := sum.Verdicts[0]
+	if v.Next == "" || v.Verdict != stats.NoDifference || v.Intervals == nil || v.Change != nil ||
+		!strings.HasPrefix(v.Text(), "no difference detected: "+v.Best+" against "+v.Next+", medians +") ||
+		!strings.HasSuffix(v.Text(), " tps, overlap") || !strings.Contains(printed, v.Text()) {
+		t.Errorf("verdict %q (%+v), want no difference by the searches' overlapping intervals, in the tables", v.Text(), v)
+	}
+	for _, want := range []string{"capacity: TPS sustained within p99<=500ms, errors<=1%", "higher capacity within p99<=500ms, errors<=1%", "saturation: TPS offered"} {
+		if !strings.Contains(printed, want) {
+			t.Errorf("the tables have no %q", want)
+		}
+	}
+	man, err := compare.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range man.Cells {
+		r, err := report.ReadFile(filepath.Join(out, c.Results))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Status != compare.StatusDone || c.Attempts != 1 || r.Workload.Command != "capacity" || r.Capacity == nil || r.Capacity.Answer == nil {
+			t.Errorf("cell %s: %s after %d attempts, a results file of %q", c.ID, c.Status, c.Attempts, r.Workload.Command)
+		}
+	}
+	testenv.CheckHTMLReport(t, filepath.Join(out, compare.HTMLFile), filepath.Join(testenv.ArtifactDir(t), "compare-capacity.png"))
+}

@@ -34,7 +34,7 @@ var compareOptions = []options.Option{
 	{Name: "report", Desc: "rebuild the tables and reports from --dir without running", Kind: options.Bool, Default: "off"},
 	{Name: "format", Desc: "the tables on standard output: text or markdown", Kind: options.String, Default: "text"},
 	{Name: "rounds", Desc: "override the matrix's rounds", Kind: options.Int, NoDefault: true},
-	{Name: "time", Desc: "override the matrix's run time of a cell, in seconds", Kind: options.Int, NoDefault: true},
+	{Name: "time", Desc: "override the matrix's run time of a cell, in seconds (with [capacity], each search's time)", Kind: options.Int, NoDefault: true},
 	{Name: "warmup", Desc: "override the matrix's warm-up of a cell, in seconds", Kind: options.Int, NoDefault: true},
 	{Name: "cooldown", Desc: "override the matrix's pause between targets, in seconds", Kind: options.Int, NoDefault: true},
 	{Name: "threads", Desc: "override the matrix's thread counts (a list such as 10,50)", Kind: options.String, NoDefault: true},
@@ -155,6 +155,9 @@ func overrideMatrix(m *compare.Matrix, v *options.Values) error {
 			n, _ := v.Int(name)
 			*dst = int(n)
 		}
+	}
+	if v.IsSet("time") && m.Capacity != nil {
+		m.Capacity.Time = m.Time
 	}
 	if v.IsSet("threads") {
 		m.Threads = nil

@@ -99,6 +99,9 @@ func (p *program) kubernetesRun(values *options.Values, run []string) (*deploy.K
 	if err != nil {
 		return nil, err
 	}
+	if cl.command == "capacity" {
+		return nil, errors.New("the capacity command runs in one process, not as instances (docs/capacity.md): run it in one pod, or deploy a run at a fixed --rate for each rate to check")
+	}
 	if cl.testname == "" || cl.command != "run" {
 		return nil, errors.New("the run's command line must be TESTNAME [options] run")
 	}

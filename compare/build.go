@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sysbench-go/sysbench-go/metrics"
 	"github.com/sysbench-go/sysbench-go/report"
 	"github.com/sysbench-go/sysbench-go/stats"
 )
@@ -26,7 +27,7 @@ func Build(dir string) (*Summary, error) {
 	}
 	d := man.Design
 	s := &Summary{SchemaVersion: SummaryVersion, Title: d.Title, Matrix: man.Matrix, Generated: time.Now().UTC(),
-		Rate: d.Rate, Workloads: d.Workloads, Threads: d.Threads, Rounds: d.Rounds, TimeS: d.TimeS}
+		Rate: d.Rate, Workloads: d.Workloads, Threads: d.Threads, Rounds: d.Rounds, TimeS: d.TimeS, Capacity: d.Capacity}
 	if s.Title == "" {
 		s.Title = "sysbench-go compare: " + filepath.Base(man.Matrix)
 	}
@@ -60,6 +61,9 @@ func Build(dir string) (*Summary, error) {
 // over the measured window (p95 from the whole histogram), and the
 // per-second intervals of that window, but slivers of one.
 func fillCell(c *Cell, r *report.Results) error {
+	if r.Capacity != nil {
+		return fillCapacity(c, r.Capacity)
+	}
 	snap, err := r.Total.Snapshot()
 	if err != nil {
 		return err
@@ -80,6 +84,40 @@ func fillCell(c *Cell, r *report.Results) error {
 		}
 	}
 	c.settle(r.Settings.ReportIntervalSec, r.Total.TPS == 0 && r.Total.QPS.Total > 0)
+	return nil
+}
+
+// fillCapacity takes a capacity search's cell figures from its record:
+// the rate it sustained within the objective, with its interval, and the
+// QPS and p95 of its confirming rounds together (the steps at the
+// answer's offered rate). It has no series: a search is many runs.
+func fillCapacity(c *Cell, rec *report.Capacity) error {
+	a := rec.Answer
+	if a == nil {
+		return fmt.Errorf("the capacity search found no answer (%s)", rec.Outcome)
+	}
+	c.TPS = a.Rate
+	c.Capacity = &CellCapacity{Low: a.Low, High: a.High, Offered: a.Offered, Saturation: a.Saturation, Line: rec.Line}
+	var snaps []*metrics.Snapshot
+	queries, sec := 0.0, 0.0
+	for _, st := range rec.Steps {
+		if st.Model != "open" || st.Offered != a.Offered || st.Window == nil {
+			continue
+		}
+		snap, err := st.Window.Snapshot()
+		if err != nil {
+			return err
+		}
+		snaps = append(snaps, snap)
+		queries, sec = queries+st.Window.QPS.Total*st.Window.Duration, sec+st.Window.Duration
+	}
+	if len(snaps) == 0 {
+		return errors.New("the capacity search's record has no step at its answer's rate")
+	}
+	c.P95MS = float64(metrics.Merge(snaps...).Percentile(95)) / 1e6
+	if sec > 0 {
+		c.QPS = queries / sec
+	}
 	return nil
 }
 
@@ -188,7 +226,8 @@ func groups(s *Summary, cells []CellState, results map[string]*report.Results) [
 			first := len(out)
 			for _, t := range s.Targets {
 				g := Group{Workload: w, Threads: th, Target: t.Name}
-				var tps, qps, p95, cpu, rss, client []float64
+				var tps, qps, p95, cpu, rss, client, saturation []float64
+				intervals := [][2]float64{}
 				bytes := map[string][]float64{}
 				for i, c := range cells {
 					r := results[c.ID]
@@ -197,6 +236,9 @@ func groups(s *Summary, cells []CellState, results map[string]*report.Results) [
 					}
 					cell := s.Cells[i]
 					tps, qps, p95 = append(tps, cell.TPS), append(qps, cell.QPS), append(p95, cell.P95MS)
+					if cc := cell.Capacity; cc != nil {
+						intervals, saturation = append(intervals, [2]float64{cc.Low, cc.High}), append(saturation, cc.Saturation)
+					}
 					if c.WallS > 0 {
 						client = append(client, 100*c.ClientCPUS/c.WallS)
 					}
@@ -219,6 +261,9 @@ func groups(s *Summary, cells []CellState, results map[string]*report.Results) [
 				}
 				g.Rounds = len(tps)
 				g.TPS, g.QPS, g.P95MS, g.ClientCPUPct = aggregate(tps), aggregate(qps), aggregate(p95), aggregate(client)
+				if s.Capacity != nil {
+					g.Capacity = &GroupCapacity{Intervals: intervals, Saturation: aggregate(saturation)}
+				}
 				if len(cpu) > 0 {
 					a, b := aggregate(cpu), aggregate(rss)
 					g.ServerCPUPct, g.PeakMemoryBytes = &a, &b

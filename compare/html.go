@@ -115,19 +115,22 @@ type htmlData struct {
 // htmlPage is what the template shows.
 type htmlPage struct {
 	Title, Generated, Matrix, Rate string
-	Rounds                         int
-	VerdictWords                   string
-	CellCounts                     string
-	Targets                        []htmlTarget
-	Warnings                       []Warning
-	TargetRows                     []htmlSettingRow
-	Glance                         []htmlGlanceRow
-	GlanceThreads                  []int
-	Changes                        []htmlChart
-	Throughput                     []htmlChart
-	ByThreads                      []htmlThreads
-	OverTime                       []htmlOverTime
-	Failed                         []Cell
+	// Capacity is a capacity matrix's objective ("" for runs at a fixed
+	// load).
+	Capacity      string
+	Rounds        int
+	VerdictWords  string
+	CellCounts    string
+	Targets       []htmlTarget
+	Warnings      []Warning
+	TargetRows    []htmlSettingRow
+	Glance        []htmlGlanceRow
+	GlanceThreads []int
+	Changes       []htmlChart
+	Throughput    []htmlChart
+	ByThreads     []htmlThreads
+	OverTime      []htmlOverTime
+	Failed        []Cell
 
 	Data    json.RawMessage
 	CSP     string
@@ -397,6 +400,9 @@ func (b *htmlBuilder) page() *htmlPage {
 		Warnings:     s.Warnings,
 		TargetRows:   b.targetRows(),
 	}
+	if c := s.Capacity; c != nil {
+		p.Capacity = strings.Join(c.Objective, ", ")
+	}
 	if !s.Generated.IsZero() {
 		p.Generated = s.Generated.Format("2006-01-02 15:04:05 MST")
 	}
@@ -581,6 +587,11 @@ func (b *htmlBuilder) cell(k htmlKey, f figure) htmlCell {
 	}
 	if g.Rounds < b.s.Rounds {
 		note = append(note, fmt.Sprintf("%d/%d rounds", g.Rounds, b.s.Rounds))
+	}
+	if f.note != nil {
+		if n := f.note(g); n != "" {
+			note = append(note, n)
+		}
 	}
 	c.Note = strings.Join(note, " · ")
 	if f.detail != nil {

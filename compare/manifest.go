@@ -54,6 +54,15 @@ type Design struct {
 	CooldownS int            `json:"cooldown_s"`
 	Rotate    bool           `json:"rotate"`
 	Prepare   string         `json:"prepare"`
+	// Capacity is a capacity matrix's search (nil for cells at a fixed
+	// load).
+	Capacity *CapacityDesign `json:"capacity,omitempty"`
+}
+
+// CapacityDesign is what the report says of a capacity matrix's search.
+type CapacityDesign struct {
+	Objective []string `json:"objective"`
+	TimeS     int      `json:"time_s"`
 }
 
 // DesignTarget is a target as the report names it.
@@ -102,6 +111,9 @@ type PrepareState struct {
 func designOf(m *Matrix) Design {
 	d := Design{Title: m.Title, Rate: m.Rate, Rounds: m.Rounds, Threads: m.Threads, TimeS: m.Time,
 		WarmupS: m.Warmup, CooldownS: m.Cooldown, Rotate: m.Rotate, Prepare: m.Prepare}
+	if c := m.Capacity; c != nil {
+		d.Capacity = &CapacityDesign{Objective: c.SLO, TimeS: c.Time}
+	}
 	for _, w := range m.Workloads {
 		d.Workloads = append(d.Workloads, w.Name)
 	}

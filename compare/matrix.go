@@ -49,10 +49,15 @@ type Matrix struct {
 	Rate string `toml:"rate"`
 	// Options are given to every run, before the data set's, target's
 	// and workload's own.
-	Options   map[string]any `toml:"options"`
-	Targets   []TargetSpec   `toml:"target"`
-	Datasets  []Dataset      `toml:"dataset"`
-	Workloads []Workload     `toml:"workload"`
+	Options map[string]any `toml:"options"`
+	// Capacity, when the matrix has it, makes every cell a capacity
+	// search (the capacity command, docs/capacity.md) in place of a run
+	// at a fixed load: the answer is the rate each target sustains within
+	// the objective.
+	Capacity  *CapacitySpec `toml:"capacity"`
+	Targets   []TargetSpec  `toml:"target"`
+	Datasets  []Dataset     `toml:"dataset"`
+	Workloads []Workload    `toml:"workload"`
 
 	// Path is the file it was read from; Dir its directory, which
 	// relative script paths are read from.
@@ -66,6 +71,20 @@ type Matrix struct {
 	ForceCleanup func(script string) bool `toml:"-"`
 	pos          positions
 	bundled      func(string) bool
+}
+
+// CapacitySpec is a capacity matrix's search: its objective and the
+// capacity command's settings each cell runs with.
+type CapacitySpec struct {
+	// SLO is the objective, in --slo's syntax, one expression an item
+	// ("p99<=10ms", "errors<=0.1%").
+	SLO []string `toml:"slo"`
+	// Time is each search's --capacity-time, in seconds.
+	Time int `toml:"time"`
+	// Rounds and Precision are --capacity-rounds and --capacity-precision
+	// (per cent); 0 leaves the command's default.
+	Rounds    int     `toml:"rounds"`
+	Precision float64 `toml:"precision"`
 }
 
 // TargetSpec is one database to compare.
@@ -184,6 +203,10 @@ func goTypeWords(t string) string {
 		return "a whole number"
 	case t == "[]int":
 		return "a list of whole numbers, such as [10, 50]"
+	case t == "[]string":
+		return `a list of strings, such as ["p99<=10ms"]`
+	case t == "float64":
+		return "a number"
 	case t == "bool":
 		return "true or false"
 	case t == "string":
@@ -320,6 +343,9 @@ func (m *Matrix) Check() error {
 	if err := checkOptions(m, "options", m.Options); err != nil {
 		return err
 	}
+	if err := m.checkCapacity(); err != nil {
+		return err
+	}
 	if err := m.checkTargets(); err != nil {
 		return err
 	}
@@ -327,6 +353,43 @@ func (m *Matrix) Check() error {
 		return err
 	}
 	return m.checkWorkloads(bundled)
+}
+
+// checkCapacity checks a capacity matrix's [capacity] and what a fixed
+// load's cells have that its cells do not.
+func (m *Matrix) checkCapacity() error {
+	c := m.Capacity
+	if c == nil {
+		return nil
+	}
+	switch {
+	case len(c.SLO) == 0:
+		return m.at("capacity", "capacity.slo is missing: the objective, such as [\"p99<=10ms\", \"errors<=0.1%%\"]")
+	case c.Time < 1:
+		return m.at("capacity.time", "capacity.time must be 1 second or more: the time each search may take (docs/capacity.md)")
+	case c.Rounds != 0 && (c.Rounds < 2 || c.Rounds > 100):
+		return m.at("capacity.rounds", "capacity.rounds must be from 2 to 100: the rounds that confirm each answer")
+	case c.Precision != 0 && !(c.Precision >= 0.1 && c.Precision <= 50):
+		return m.at("capacity.precision", "capacity.precision must be from 0.1 to 50 (per cent)")
+	case m.pos["time"] > 0:
+		return m.at("time", "time is a fixed-load cell's: with [capacity], each search's time is capacity.time")
+	case m.pos["warmup"] > 0 || m.Warmup != 0:
+		return m.at("warmup", "warmup is a fixed-load cell's: a capacity search warms each of its steps up until steady")
+	case m.ServerStats:
+		return m.at("server_stats", "server_stats measures one run: a capacity cell is a search of many (leave it out with [capacity])")
+	case m.Rate != RateTPS:
+		return m.at("rate", "a capacity matrix's rate is tps: the search finds events per second")
+	}
+	for _, e := range c.SLO {
+		t, err := report.ParseThreshold(e)
+		if err != nil {
+			return m.at("capacity.slo", "capacity.slo%s", strings.TrimPrefix(err.Error(), "invalid --threshold"))
+		}
+		if t.Kind() == "rate" {
+			return m.at("capacity.slo", "capacity.slo '%s': the search finds the rate; an objective is on latency (p99<=10ms) or errors (errors<=0.1%%)", e)
+		}
+	}
+	return nil
 }
 
 func (m *Matrix) checkTargets() error {
@@ -446,7 +509,7 @@ func checkOptions(m *Matrix, key string, opts map[string]any) error {
 			return m.at(key+"."+k, "option %q: %v", k, err)
 		}
 		if reservedOption(k) {
-			return m.at(key+"."+k, "option %q is set by the matrix itself (threads, time, warmup, server_stats)", k)
+			return m.at(key+"."+k, "option %q is set by the matrix itself (threads, time, warmup, server_stats, [capacity])", k)
 		}
 	}
 	return nil
@@ -455,7 +518,8 @@ func checkOptions(m *Matrix, key string, opts map[string]any) error {
 // reservedOption is an option each cell's run gets from the matrix.
 func reservedOption(name string) bool {
 	switch strings.ReplaceAll(name, "_", "-") {
-	case "threads", "time", "warmup-time", "results", "server-stats", "report-interval", "db-driver":
+	case "threads", "time", "warmup-time", "results", "server-stats", "report-interval", "db-driver",
+		"slo", "capacity-time", "capacity-rounds", "capacity-precision", "capacity-html", "sweep":
 		return true
 	}
 	return false

@@ -238,3 +238,46 @@ func TestBuildWithoutManifest(t *testing.T) {
 		t.Errorf("Build of an empty directory: %v", err)
 	}
 }
+
+// A capacity matrix: its cells run the capacity command with the
+// objective and the search's settings; what only a fixed load's cells
+// have is refused, and so is a bad [capacity].
+func TestCapacityMatrix(t *testing.T) {
+	capacity := strings.Replace(strings.Replace(goodMatrix, "time = 2\n", "", 1), "[[target]]",
+		"[capacity]\nslo = [\"p99<=10ms\", \"errors<=0.1%\"]\ntime = 60\nprecision = 5\n\n[[target]]", 1)
+	m, err := parse(t, capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := NewPlan(m).Blocks[0].Runs[0]
+	want := []string{"oltp_point_select", "--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-password=pw",
+		"--rand-type=pareto", "--table-size=50", "--tables=2", "--threads=1", "--slo=p99<=10ms", "--slo=errors<=0.1%",
+		"--capacity-time=60", "--capacity-precision=5", "capacity"}
+	if !slices.Equal(run.Args, want) {
+		t.Errorf("capacity cell: %q\nwant %q", run.Args, want)
+	}
+	if d := designOf(m); d.Capacity == nil || d.Capacity.TimeS != 60 || len(d.Capacity.Objective) != 2 {
+		t.Errorf("design's capacity %+v", d.Capacity)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"threads = [1, 4]", "threads = [1, 4]\ntime = 2", `m.toml:4: time is a fixed-load cell's: with [capacity], each search's time is capacity.time`},
+		{"threads = [1, 4]", "threads = [1, 4]\nserver_stats = true", `m.toml:4: server_stats measures one run`},
+		{"threads = [1, 4]", "threads = [1, 4]\nwarmup = 1", `m.toml:4: warmup is a fixed-load cell's`},
+		{"time = 60\n", "", `m.toml:8: capacity.time must be 1 second or more`},
+		{`slo = ["p99<=10ms", "errors<=0.1%"]`, `slo = ["tps>100"]`, `m.toml:9: capacity.slo 'tps>100': the search finds the rate`},
+		{`slo = ["p99<=10ms", "errors<=0.1%"]`, `slo = ["p99<=10kg"]`, `m.toml:9: capacity.slo 'p99<=10kg':`},
+		{`slo = ["p99<=10ms", "errors<=0.1%"]`, `slo = "p99<=10ms"`, `m.toml:9: capacity.slo must be a list of strings, such as ["p99<=10ms"], not a string`},
+		{`slo = ["p99<=10ms", "errors<=0.1%"]` + "\n", "", `m.toml:8: capacity.slo is missing`},
+		{"precision = 5", "precision = 80", `m.toml:11: capacity.precision must be from 0.1 to 50`},
+		{"precision = 5", "rounds = 1", `m.toml:11: capacity.rounds must be from 2 to 100`},
+		{`options = { table-size = 50 }`, `options = { slo = "p99<=1ms" }`, `m.toml:34: option "slo" is set by the matrix itself`},
+	} {
+		doc := strings.Replace(capacity, c.from, c.to, 1)
+		if doc == capacity {
+			t.Fatalf("%q is not in the matrix", c.from)
+		}
+		if _, err := parse(t, doc); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s -> %s: error %v, want one starting %q", c.from, c.to, err, c.want)
+		}
+	}
+}

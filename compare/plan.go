@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -110,7 +111,8 @@ func (m *Matrix) script(s string, bundled bool) string {
 
 // runArgs are a cell's arguments but --results: the script, the target's
 // driver options, then the matrix's, the data set's and the workload's
-// options (a later one wins), then what the matrix sets itself.
+// options (a later one wins), then what the matrix sets itself; the last
+// is the command, run (or capacity, for a capacity matrix's search).
 func (m *Matrix) runArgs(t *TargetSpec, w *Workload, threads int) []string {
 	opts := maps.Clone(m.Options)
 	if opts == nil {
@@ -121,6 +123,20 @@ func (m *Matrix) runArgs(t *TargetSpec, w *Workload, threads int) []string {
 	maps.Copy(opts, w.Options)
 	out := append([]string{m.script(w.Script, m.isBundled(w.Script))}, m.TargetArgs(t)...)
 	out = append(out, args(opts)...)
+	if c := m.Capacity; c != nil {
+		out = append(out, fmt.Sprintf("--threads=%d", threads))
+		for _, e := range c.SLO {
+			out = append(out, "--slo="+e)
+		}
+		out = append(out, fmt.Sprintf("--capacity-time=%d", c.Time))
+		if c.Rounds > 0 {
+			out = append(out, fmt.Sprintf("--capacity-rounds=%d", c.Rounds))
+		}
+		if c.Precision > 0 {
+			out = append(out, "--capacity-precision="+strconv.FormatFloat(c.Precision, 'f', -1, 64))
+		}
+		return append(out, "capacity")
+	}
 	out = append(out, fmt.Sprintf("--threads=%d", threads), fmt.Sprintf("--time=%d", m.Time),
 		fmt.Sprintf("--warmup-time=%d", m.Warmup), "--report-interval=1")
 	if m.ServerStats {
@@ -171,14 +187,23 @@ func (p *Plan) Kept(man *Manifest) func(id string) bool {
 
 // cellSeconds is a cell's expected length: warm-up, run, and the start-up
 // and results around them.
-func (m *Matrix) cellSeconds() float64 { return float64(m.Warmup+m.Time) + 1 }
+func (m *Matrix) cellSeconds() float64 {
+	if m.Capacity != nil {
+		return float64(m.Capacity.Time) + 1
+	}
+	return float64(m.Warmup+m.Time) + 1
+}
 
 // WritePlan prints the run order and how long it takes, marking the cells
 // a resumed comparison keeps.
 func (p *Plan) WritePlan(w io.Writer, m *Matrix, done func(id string) bool) {
 	total, pending := p.Cells(), 0
-	fmt.Fprintf(w, "Plan: %d targets × %d workloads × %d thread counts × %d rounds = %d cells of %ds (warm-up %ds), prepare: %s\n",
-		len(m.Targets), len(m.Workloads), len(m.Threads), m.Rounds, total, m.Time, m.Warmup, m.Prepare)
+	cell := fmt.Sprintf("%ds (warm-up %ds)", m.Time, m.Warmup)
+	if c := m.Capacity; c != nil {
+		cell = fmt.Sprintf("capacity searches of up to %ds (objective %s)", c.Time, strings.Join(c.SLO, ", "))
+	}
+	fmt.Fprintf(w, "Plan: %d targets × %d workloads × %d thread counts × %d rounds = %d cells of %s, prepare: %s\n",
+		len(m.Targets), len(m.Workloads), len(m.Threads), m.Rounds, total, cell, m.Prepare)
 	k := 0
 	for i, b := range p.Blocks {
 		if i > 0 && m.Cooldown > 0 && p.Blocks[i-1].Target != b.Target {

@@ -272,11 +272,13 @@ func (r *Runner) claim(ctx context.Context, t *TargetSpec, d Dataset) (before []
 func (r *Runner) runCell(ctx context.Context, run Run) error {
 	results := filepath.Join("results", run.ID+".json")
 	logName := run.ID + ".log"
-	args := append(append([]string{}, run.Args[:len(run.Args)-1]...), "--results="+filepath.Join(r.Dir, results), "run")
+	command := run.Args[len(run.Args)-1] // run, or capacity
+	args := append(append([]string{}, run.Args[:len(run.Args)-1]...), "--results="+filepath.Join(r.Dir, results), command)
 	c := r.manifest.cell(run.ID)
 	for attempt := 0; attempt < 2; attempt++ {
 		c.Attempts++
 		c.Start = time.Now().UTC()
+		os.Remove(filepath.Join(r.Dir, results)) // an earlier attempt's says nothing of this one
 		res := r.child(context.WithoutCancel(ctx), args, logName, attempt > 0)
 		c.End, c.WallS, c.ClientCPUS = time.Now().UTC(), res.wall.Seconds(), res.cpu.Seconds()
 		c.Log, c.Results = filepath.Join("logs", logName), results
@@ -295,6 +297,12 @@ func (r *Runner) runCell(ctx context.Context, run Run) error {
 			return r.manifest.write(r.Dir)
 		}
 		c.Status, c.Fatal = StatusFailed, res.fatalOr(err)
+		if searchFound(filepath.Join(r.Dir, results)) {
+			// No rate held the objective, or the search's time was too
+			// short to say: a second search would say it again.
+			r.say("%s failed: %s", run.ID, c.Fatal)
+			return r.manifest.write(r.Dir)
+		}
 		if attempt == 0 && ctx.Err() == nil {
 			r.say("%s failed (%s): trying once more", run.ID, c.Fatal)
 		} else {
@@ -314,16 +322,35 @@ func (r *Runner) record(run Run, status, fatal string) {
 	r.manifest.write(r.Dir)
 }
 
-// checkResults accepts a results file of a completed run.
+// checkResults accepts a results file of a completed run, or of a
+// capacity search that found its answer.
 func checkResults(path string) error {
 	res, err := report.ReadFile(path)
 	if err != nil {
 		return err
 	}
+	if c := res.Capacity; c != nil {
+		if res.Exit.Reason != "completed" || c.Answer == nil {
+			return fmt.Errorf("the capacity search ended %s: %s", res.Exit.Reason, c.Line)
+		}
+		return nil
+	}
 	if res.Exit.Reason != "completed" || res.Total == nil {
 		return fmt.Errorf("the run ended %s", res.Exit.Reason)
 	}
 	return nil
+}
+
+// searchFound says whether a failed cell's results file is a capacity
+// search's that ended on a finding of its own: no rate holds the
+// objective, or its time is too small to say.
+func searchFound(path string) bool {
+	res, err := report.ReadFile(path)
+	if err != nil || res.Capacity == nil {
+		return false
+	}
+	o := res.Capacity.Outcome
+	return o == "no_rate_holds" || o == "budget_too_small"
 }
 
 // childResult is how a child process ended.

@@ -29,9 +29,13 @@ type Summary struct {
 	// ...: stats.Verdicts).
 	Verdicts []Verdict `json:"verdicts"`
 	// TimeS is each cell's measured time, in seconds.
-	TimeS    int       `json:"time_s"`
-	Cells    []Cell    `json:"cells"`
-	Warnings []Warning `json:"warnings"`
+	TimeS int `json:"time_s"`
+	// Capacity says the cells are capacity searches (nil: runs at a
+	// fixed load): a cell's tps is the rate it sustained within the
+	// objective, its p95 and qps those of the rounds that confirmed it.
+	Capacity *CapacityDesign `json:"capacity,omitempty"`
+	Cells    []Cell          `json:"cells"`
+	Warnings []Warning       `json:"warnings"`
 }
 
 // Target is one engine of the comparison, as its runs found it.
@@ -82,6 +86,19 @@ type Group struct {
 	// ClientCPUPct is the client process's CPU time over the cell's wall
 	// time (100 = one core).
 	ClientCPUPct Agg `json:"client_cpu_pct"`
+	// Capacity is a capacity search's: each round's interval and the
+	// saturation (nil for cells at a fixed load).
+	Capacity *GroupCapacity `json:"capacity,omitempty"`
+}
+
+// GroupCapacity is what the rounds of a capacity search found beside the
+// rate (the group's tps).
+type GroupCapacity struct {
+	// Intervals are the rounds' 95% intervals of their answers, in round
+	// order: where each search puts the capacity.
+	Intervals [][2]float64 `json:"intervals"`
+	// Saturation is the offered rate at which the server fell behind.
+	Saturation Agg `json:"saturation"`
 }
 
 // Agg is a figure over the finished rounds.
@@ -122,9 +139,26 @@ type Cell struct {
 	Steady     *stats.Steady    `json:"steady,omitempty"`
 	SteadyNote string           `json:"steady_note,omitempty"`
 	Variation  *stats.Variation `json:"variation,omitempty"`
+	// Capacity is a capacity search's answer (nil for a run at a fixed
+	// load): TPS is its rate, QPS and P95MS those of its confirming
+	// rounds together.
+	Capacity *CellCapacity `json:"capacity,omitempty"`
 	// Outages are the stretches the cell's target did not answer
 	// (docs/availability.md), drawn as bands on the charts over time.
 	Outages []OutageSpan `json:"outages,omitempty"`
+}
+
+// CellCapacity is a capacity search's answer.
+type CellCapacity struct {
+	// Low and High are its 95% interval; Offered the arrival rate of its
+	// confirming rounds; Saturation the rate at which the server fell
+	// behind.
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"`
+	Offered    float64 `json:"offered"`
+	Saturation float64 `json:"saturation"`
+	// Line is the search's answer line.
+	Line string `json:"line"`
 }
 
 // OutageSpan is when an outage of a cell's run was, in seconds of its

@@ -37,6 +37,9 @@ type figure struct {
 	spread bool
 	// detail is more of it for the HTML tooltip (nil: none).
 	detail func(*Group) string
+	// note is said beside the median in every table (nil: nothing): a
+	// capacity search's interval.
+	note func(*Group) string
 }
 
 // Rate names: the throughput the tables show.
@@ -54,6 +57,30 @@ func (s *Summary) figures() []figure {
 	fixed := func(prec int) func(float64) string {
 		return func(v float64) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	}
+	clientCPU := figure{caption: "client CPU (%, 100 = one core)",
+		agg: func(g *Group) *Agg {
+			if g.ClientCPUPct.N == 0 {
+				return nil
+			}
+			return &g.ClientCPUPct
+		}, text: fixed(0), html: htmlPercent}
+	if c := s.Capacity; c != nil {
+		return []figure{
+			{caption: "capacity: TPS sustained within " + strings.Join(c.Objective, ", ") + ", median of the rounds (spread: (max - min) / median; one round: its 95% interval)",
+				always: true, spread: true, agg: func(g *Group) *Agg { a := g.Rate(s.Rate); return &a },
+				text: fixed(1), html: htmlNumber, best: func(g *Group) bool { return g.BestRate }, note: capacityInterval},
+			{caption: "p95 latency (ms) at the capacity (its confirming rounds: each target at its own rate), median of the rounds", always: true, spread: true,
+				agg: func(g *Group) *Agg { return &g.P95MS }, text: fixed(2), html: htmlNumber},
+			{caption: "saturation: TPS offered at which the server fell behind (the closed-model probe's throughput when no step did)",
+				agg: func(g *Group) *Agg {
+					if g.Capacity == nil || g.Capacity.Saturation.N == 0 {
+						return nil
+					}
+					return &g.Capacity.Saturation
+				}, text: fixed(1), html: htmlNumber},
+			clientCPU,
+		}
+	}
 	return []figure{
 		{caption: rate + ", median of the rounds (spread: (max - min) / median)", always: true, spread: true,
 			agg:  func(g *Group) *Agg { a := g.Rate(s.Rate); return &a },
@@ -67,14 +94,18 @@ func (s *Summary) figures() []figure {
 			agg: func(g *Group) *Agg { return g.PeakMemoryBytes }, text: mebibytes, html: htmlBytes},
 		{caption: "bytes written per transaction (WAL/redo + binary log + data files)",
 			agg: bytesTotal, text: fixed(0), html: htmlBytes, detail: htmlBytesDetail},
-		{caption: "client CPU (%, 100 = one core)",
-			agg: func(g *Group) *Agg {
-				if g.ClientCPUPct.N == 0 {
-					return nil
-				}
-				return &g.ClientCPUPct
-			}, text: fixed(0), html: htmlPercent},
+		clientCPU,
 	}
+}
+
+// capacityInterval is a capacity search's 95% interval, for a group of
+// one round ("" otherwise: the spread says how the rounds differ).
+func capacityInterval(g *Group) string {
+	if g.Capacity == nil || len(g.Capacity.Intervals) != 1 {
+		return ""
+	}
+	iv := g.Capacity.Intervals[0]
+	return fmt.Sprintf("95%% CI %.1f-%.1f", iv[0], iv[1])
 }
 
 func mebibytes(v float64) string { return fmt.Sprintf("%.0f MiB", v/(1<<20)) }
@@ -109,6 +140,11 @@ func (s *Summary) tables() []table {
 					if g := s.group(w, th, t.Name); g != nil && g.Rounds > 0 {
 						if a := f.agg(g); a != nil && a.N > 0 {
 							cell, present = s.formatAgg(*a, f), true
+							if f.note != nil {
+								if n := f.note(g); n != "" {
+									cell += " (" + n + ")"
+								}
+							}
 							mark = f.best != nil && f.best(g)
 						}
 					}
@@ -131,6 +167,17 @@ func (s *Summary) tables() []table {
 // rate and p95 and the verdict on its lead over the next.
 func (s *Summary) verdictTable(threads int) table {
 	rate := strings.ToUpper(s.Rate)
+	if c := s.Capacity; c != nil {
+		tb := table{title: fmt.Sprintf("%s: verdicts (%s): the target with the higher median capacity against the next, its change with a 95%% confidence interval over the rounds, or with one round the searches' own intervals", plural(threads, "thread"), verdictWords()),
+			header: []string{"workload", "higher capacity within " + strings.Join(c.Objective, ", ")}}
+		for _, w := range s.Workloads {
+			if r := s.verdictOf(w, threads, s.Rate); r != nil {
+				tb.rows = append(tb.rows, []string{w, r.Text()})
+				tb.best = append(tb.best, make([]bool, 2))
+			}
+		}
+		return tb
+	}
 	tb := table{title: fmt.Sprintf("%s: verdicts (%s): the leading target by median against the next, its change with a 95%% confidence interval", plural(threads, "thread"), verdictWords()),
 		header: []string{"workload", "higher " + rate, "lower p95"}}
 	for _, w := range s.Workloads {

@@ -44,6 +44,18 @@ type Verdict struct {
 	// measured nothing (NoInterval then says why).
 	Change     *stats.Change `json:"change,omitempty"`
 	NoInterval string        `json:"no_interval,omitempty"`
+	// Intervals are, in a capacity matrix of one round (no change over
+	// rounds to judge by), the two searches' 95% intervals of their
+	// answers: stats.Better when the best's lies wholly above the
+	// runner-up's, stats.NoDifference when they overlap.
+	Intervals *CapacityIntervals `json:"intervals,omitempty"`
+}
+
+// CapacityIntervals are the best's and the runner-up's intervals of
+// their capacity, low and high, in tps.
+type CapacityIntervals struct {
+	Best [2]float64 `json:"best"`
+	Next [2]float64 `json:"next"`
 }
 
 // FigureP95 is the latency figure of a Verdict.
@@ -66,6 +78,14 @@ func verdicts(s *Summary) []Verdict {
 			}
 			rate := func(g *Group) Agg { return g.Rate(s.Rate) }
 			p95 := func(g *Group) Agg { return g.P95MS }
+			if s.Capacity != nil {
+				// The capacity alone: each target's p95 is at its own
+				// capacity, a load the others were not offered.
+				v := verdict(w, th, s.Rate, gs, rate, true)
+				byIntervals(&v, s.group(w, th, v.Best), s.group(w, th, v.Next))
+				out = append(out, v)
+				continue
+			}
 			out = append(out, verdict(w, th, s.Rate, gs, rate, true), verdict(w, th, FigureP95, gs, p95, false))
 		}
 	}
@@ -105,6 +125,33 @@ func verdict(workload string, threads int, figure string, gs []*Group, agg func(
 	return v
 }
 
+// byIntervals judges a capacity verdict that the rounds cannot (a single
+// round of either target) by the searches' own intervals: each holds its
+// target's capacity, so the best is better when its interval lies wholly
+// above the runner-up's; when they overlap the capacities may be equal.
+// (Two 95% intervals apart is a stricter test than a 95% interval of the
+// difference: the verdict errs towards no difference.)
+func byIntervals(v *Verdict, best, next *Group) {
+	if v.Change != nil || next == nil || best.Capacity == nil || next.Capacity == nil ||
+		len(best.Capacity.Intervals) == 0 || len(next.Capacity.Intervals) == 0 {
+		return
+	}
+	v.Intervals = &CapacityIntervals{Best: span(best.Capacity.Intervals), Next: span(next.Capacity.Intervals)}
+	v.NoInterval, v.Verdict = "", stats.NoDifference
+	if v.Intervals.Best[0] > v.Intervals.Next[1] {
+		v.Verdict = stats.Better
+	}
+}
+
+// span is the intervals' lowest low to their highest high.
+func span(ivs [][2]float64) [2]float64 {
+	out := ivs[0]
+	for _, iv := range ivs[1:] {
+		out[0], out[1] = min(out[0], iv[0]), max(out[1], iv[1])
+	}
+	return out
+}
+
 // Text says the verdict, its word first: "better: pg against mariadb,
 // +54.7%, 95% CI +45.2% to +64.8%, 5 rounds each", "no difference
 // detected: pg against mariadb, +1.3%, 95% CI -5.0% to +7.9%, 5 rounds
@@ -121,6 +168,14 @@ func (v Verdict) Detail() string {
 		return ", " + v.NoInterval
 	case v.Change != nil:
 		return fmt.Sprintf(" against %s, %s", v.Next, v.Change)
+	case v.Intervals != nil:
+		b, n := v.Intervals.Best, v.Intervals.Next
+		apart := "overlap"
+		if v.Verdict == stats.Better {
+			apart = "do not overlap"
+		}
+		return fmt.Sprintf(" against %s, medians %+.1f%%; their 95%% intervals, %.1f-%.1f and %.1f-%.1f tps, %s",
+			v.Next, v.MarginPct, b[0], b[1], n[0], n[1], apart)
 	}
 	margin := v.MarginPct
 	if v.Figure == FigureP95 {

@@ -237,3 +237,53 @@ func htmlVerdicts(t *testing.T, doc, rate string) map[verdictKey]verdictCell {
 	}
 	return cells
 }
+
+// A capacity matrix of one round has no spread over rounds to judge by:
+// its verdict is the two searches' own intervals, better when the best's
+// lies wholly above the runner-up's, no difference when they overlap;
+// with rounds, the rounds decide as for any rate. The p95, at each
+// target's own capacity, has no verdict.
+func TestCapacityVerdicts(t *testing.T) {
+	g := func(w, target string, tps []float64, ivs ...[2]float64) Group {
+		return Group{Workload: w, Threads: 4, Target: target, Rounds: len(tps), TPS: aggregate(tps), P95MS: aggregate(tps),
+			Capacity: &GroupCapacity{Intervals: ivs}}
+	}
+	s := &Summary{Rate: RateTPS, Rounds: 1, Workloads: []string{"apart", "overlap", "rounds"}, Threads: []int{4},
+		Targets:  []Target{{Name: "mariadb"}, {Name: "postgresql"}},
+		Capacity: &CapacityDesign{Objective: []string{"p99<=10ms"}, TimeS: 60},
+		Groups: []Group{
+			g("apart", "mariadb", []float64{1000}, [2]float64{950, 1100}),
+			g("apart", "postgresql", []float64{800}, [2]float64{760, 940}),
+			g("overlap", "mariadb", []float64{1000}, [2]float64{950, 1100}),
+			g("overlap", "postgresql", []float64{900}, [2]float64{860, 990}),
+			g("rounds", "mariadb", []float64{1000, 1010, 990}, [2]float64{950, 1100}, [2]float64{960, 1110}, [2]float64{940, 1090}),
+			g("rounds", "postgresql", []float64{800, 810, 790}, [2]float64{760, 940}, [2]float64{770, 950}, [2]float64{750, 930}),
+		}}
+	vs := verdicts(s)
+	if len(vs) != 3 {
+		t.Fatalf("%d verdicts, want one per workload (the capacity's alone): %+v", len(vs), vs)
+	}
+	for _, c := range []struct {
+		v    Verdict
+		word stats.Verdict
+		text string
+	}{
+		{vs[0], stats.Better, "better: mariadb against postgresql, medians +25.0%; their 95% intervals, 950.0-1100.0 and 760.0-940.0 tps, do not overlap"},
+		{vs[1], stats.NoDifference, "no difference detected: mariadb against postgresql, medians +11.1%; their 95% intervals, 950.0-1100.0 and 860.0-990.0 tps, overlap"},
+	} {
+		if c.v.Verdict != c.word || c.v.Text() != c.text || c.v.Change != nil {
+			t.Errorf("%s: %q (%s), want %q", c.v.Workload, c.v.Text(), c.v.Verdict, c.text)
+		}
+	}
+	if r := vs[2]; r.Change == nil || r.Intervals != nil || r.Verdict != stats.Better {
+		t.Errorf("three rounds: %q, want the rounds' change to decide", r.Text())
+	}
+	s.Verdicts = vs
+	var text strings.Builder
+	s.WriteText(&text)
+	for _, want := range []string{"higher capacity within p99<=10ms", "1000.0 (95% CI 950.0-1100.0)", vs[0].Text()} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text tables have no %q:\n%s", want, text.String())
+		}
+	}
+}

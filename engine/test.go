@@ -89,6 +89,16 @@ type Preparer interface {
 	Prepare(ctx context.Context) error
 }
 
+// Rerunner is implemented by tests that keep the context their Init was
+// given for the run's work (a Lua script's queries and its states'
+// interrupt): a caller that runs such a test again without its Init (each
+// step of a capacity search runs its init() once) gives it each new run's
+// context with Rerun, so that the end of one run (its cut-off after
+// --time) does not reach the next.
+type Rerunner interface {
+	Rerun(ctx context.Context)
+}
+
 // EventsOverrider is implemented by tests that decide the event limit
 // themselves (memory ignores --events, as the reference does).
 type EventsOverrider interface {

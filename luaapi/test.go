@@ -21,6 +21,7 @@ import (
 var (
 	_ engine.Test      = (*Script)(nil)
 	_ engine.Commander = (*Script)(nil)
+	_ engine.Rerunner  = (*Script)(nil)
 	_ engine.Worker    = (*worker)(nil)
 )
 
@@ -45,6 +46,10 @@ func (s *Script) Init(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Rerun gives a run after the first (a capacity search's next step,
+// init() not called again) its own context for the queries.
+func (s *Script) Rerun(ctx context.Context) { s.env.Ctx = ctx }
 
 // Done calls the script's done() and closes what the run opened.
 func (s *Script) Done(ctx context.Context) error {
