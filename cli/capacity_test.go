@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,12 +15,24 @@ import (
 	"github.com/sysbench-go/sysbench-go/report"
 )
 
-// runCapacity runs the capacity command in-process and returns its
-// standard output, standard error and exit status apart.
+// runCapacity runs the capacity command as a process of its own (the
+// binary make builds, without the race detector) and returns its standard
+// output, standard error and exit status apart. A search drives its
+// workload as fast as the server takes it, and the race detector's cost
+// per event made a loaded client the limit it found (25 CPU-seconds for
+// a search that costs 3.5 as the user runs it).
 func runCapacity(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	cmd := exec.Command(testenv.Binary(t), args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
 	return out.String(), errb.String(), code
 }
 
@@ -55,6 +69,9 @@ func answerRate(t *testing.T, stdout string) (line string, rate, low, high float
 // second beside the suite's other tests, under -race, the client fell
 // behind at 280). The search answers within 10% of it,
 // on standard output alone, and records every step in the results file.
+// Its --capacity-time, which the steps share, leaves a loaded machine's
+// steps the time to be steady (with 50 s, a probe starved beside the
+// suite took 27 s of it).
 func TestCapacitySleepingServer(t *testing.T) {
 	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
@@ -63,7 +80,7 @@ func TestCapacitySleepingServer(t *testing.T) {
 			srv := testenv.RequireServer(t, db)
 			results := filepath.Join(t.TempDir(), "capacity.json")
 			args := append(srv.Args(), "testdata/scripts/sleep_query.lua", "--threads=8", "--sleep-ms=100",
-				"--slo=p99<=1s", "--slo=errors<=1%", "--capacity-time=50", "--results="+results, "capacity")
+				"--slo=p99<=1s", "--slo=errors<=1%", "--capacity-time=60", "--results="+results, "capacity")
 			stdout, stderr, code := runCapacity(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -100,7 +117,10 @@ func TestCapacitySleepingServer(t *testing.T) {
 
 // A capacity search of oltp_point_select on each server, with a small
 // budget, prints a plausible answer with its interval: a rate no higher
-// than the closed-model probe's saturation, inside its interval.
+// than the closed-model probe's saturation, inside its interval. One
+// thread and an objective a loaded machine keeps (a p99 of 89 ms was
+// seen at 22 tps with the load at 20): the search runs the server as
+// fast as it goes, and what it costs is both cores for its time.
 func TestCapacityPointSelect(t *testing.T) {
 	t.Parallel()
 	for _, db := range []string{"mysql", "pgsql"} {
@@ -112,13 +132,13 @@ func TestCapacityPointSelect(t *testing.T) {
 			}
 			html := filepath.Join(t.TempDir(), "capacity.html")
 			stdout, stderr, code := runCapacity(t, append(conn, "oltp_point_select", "--tables=1", "--table-size=1000",
-				"--threads=2", "--slo=p99<=20ms", "--capacity-time=30", "--capacity-html="+html, "capacity")...)
+				"--threads=1", "--slo=p99<=250ms", "--capacity-time=30", "--capacity-html="+html, "capacity")...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
 			line, rate, low, high := answerRate(t, stdout)
 			t.Log(line)
-			if !(rate > 0 && low <= rate && rate <= high) || !strings.Contains(line, "objective p99<=20ms") {
+			if !(rate > 0 && low <= rate && rate <= high) || !strings.Contains(line, "objective p99<=250ms") {
 				t.Errorf("answer %q", line)
 			}
 			_, sat, ok := strings.Cut(line, "saturation at ~")

@@ -130,6 +130,9 @@ type runState struct {
 	// deadline is when --time is up (monotonic ns, 0 for none); an
 	// automatic warm-up moves it when it ends early.
 	deadline atomic.Int64
+	// sampled is the events counted at the automatic warm-up's last
+	// sample (reportLoop's alone).
+	sampled uint64
 	// warmedUp is closed when the warm-up ends (wait() then looks at
 	// the deadline again); warmupEnd says how, for the final report.
 	warmedUp  chan struct{}
@@ -978,6 +981,7 @@ func (r *runState) reportLoop(ctx context.Context) {
 		if r.cfg.WarmupAuto {
 			auto = newAutoWarmup(r.cfg.Warmup, r.cfg.WarmupSample)
 			nextSample = epoch + int64(auto.sample)
+			r.sampled = r.reg.Count(metrics.CntEvent)
 		}
 	}
 	cps := r.cfg.Checkpoints
@@ -1074,12 +1078,16 @@ func (r *runState) reportLoop(ctx context.Context) {
 	}
 }
 
-// sampleEvents is the number of events counted since the last tick (the
-// automatic warm-up's sample).
+// sampleEvents is the number of events completed since the last sample
+// (the automatic warm-up's). It reads the workers' counters, not a tick:
+// a tick ten times a second merged the latency histograms into a new one
+// each time, and the interval reports' ticks between two samples took
+// their events from the next sample. Only reportLoop calls it.
 func (r *runState) sampleEvents() uint64 {
-	r.repMu.Lock()
-	defer r.repMu.Unlock()
-	return r.tick(r.now()).Counters[metrics.CntEvent]
+	n := r.reg.Count(metrics.CntEvent)
+	d := n - r.sampled
+	r.sampled = n
+	return d
 }
 
 // dueAtEnd says whether a report due at at falls within the run's --time
