@@ -34,26 +34,11 @@ func fmtRate(v float64) string {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
 	case v >= 100:
-		return thousands(math.Round(v))
+		return report.Thousands(v)
 	case v >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-func thousands(v float64) string {
-	s := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // fmtMS writes a latency in ns as ms with three significant digits.

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sysbench-go/sysbench-go/report"
 	"github.com/sysbench-go/sysbench-go/stats"
 )
 
@@ -969,29 +970,13 @@ func htmlNumber(v float64) string {
 	case !htmlIsFinite(v):
 		return "—"
 	case math.Round(a) >= 1000:
-		return htmlThousands(v)
+		return report.Thousands(v)
 	case a >= 100:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case a >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-// htmlThousands shows v rounded, its digits grouped by three: "12,345".
-func htmlThousands(v float64) string {
-	digits := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
-	var sb strings.Builder
-	if v < 0 {
-		sb.WriteByte('-')
-	}
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteRune(d)
-	}
-	return sb.String()
 }
 
 func htmlPercent(v float64) string {

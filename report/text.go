@@ -6,10 +6,28 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Report formatters. Each writes sysbench 1.0.20's text to an io.Writer,
 // byte for byte where the reference has one.
+
+// Thousands writes v rounded to a whole number, its digits grouped by
+// three: "12,345" (the tables of compare and capacity).
+func Thousands(v float64) string {
+	digits := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+	var sb strings.Builder
+	if v < 0 {
+		sb.WriteByte('-')
+	}
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteRune(d)
+	}
+	return sb.String()
+}
 
 // pctLabel is the percentile as printed: "95", "99.9".
 func pctLabel(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
