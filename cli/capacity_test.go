@@ -74,45 +74,42 @@ func answerRate(t *testing.T, stdout string) (line string, rate, low, high float
 // suite took 27 s of it).
 func TestCapacitySleepingServer(t *testing.T) {
 	t.Parallel()
-	for _, db := range []string{"mysql", "pgsql"} {
-		t.Run(db, func(t *testing.T) {
-			t.Parallel()
-			srv := testenv.RequireServer(t, db)
-			results := filepath.Join(t.TempDir(), "capacity.json")
-			args := append(srv.Args(), "testdata/scripts/sleep_query.lua", "--threads=8", "--sleep-ms=100",
-				"--slo=p99<=1s", "--slo=errors<=1%", "--capacity-time=60", "--results="+results, "capacity")
-			stdout, stderr, code := runCapacity(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	sideBySide(t, []string{"mysql", "pgsql"}, func(t *testing.T, db string) {
+		srv := testenv.RequireServer(t, db)
+		results := filepath.Join(t.TempDir(), "capacity.json")
+		args := append(srv.Args(), "testdata/scripts/sleep_query.lua", "--threads=8", "--sleep-ms=100",
+			"--slo=p99<=1s", "--slo=errors<=1%", "--capacity-time=60", "--results="+results, "capacity")
+		stdout, stderr, code := runCapacity(t, args...)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		line, rate, low, high := answerRate(t, stdout)
+		t.Log(line)
+		const truth = 8 * 1000 / 100.0
+		if rate < 0.9*truth || rate > 1.1*truth {
+			t.Errorf("answer %.0f tps, want within 10%% of %g", rate, truth)
+		}
+		if !(low <= rate && rate <= high) {
+			t.Errorf("interval %g-%g around %g", low, high, rate)
+		}
+		if strings.Contains(stdout, "sysbench 1.0.20") || !strings.Contains(stderr, "capacity: step 1 (probe)") {
+			t.Errorf("the banner and the progress belong on standard error:\n%s\n%s", stdout, stderr)
+		}
+		res, err := report.ReadFile(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Capacity
+		if c == nil || c.Outcome != "answer" || c.Answer == nil || c.Line != line || len(c.Steps) < 5 ||
+			res.Exit.Reason != "completed" || res.Workload.Command != "capacity" {
+			t.Fatalf("results file: %+v", c)
+		}
+		for i, st := range c.Steps {
+			if st.Window == nil || st.Window.Latency.Histogram.Count == 0 {
+				t.Errorf("step %d has no histogram", i+1)
 			}
-			line, rate, low, high := answerRate(t, stdout)
-			t.Log(line)
-			const truth = 8 * 1000 / 100.0
-			if rate < 0.9*truth || rate > 1.1*truth {
-				t.Errorf("answer %.0f tps, want within 10%% of %g", rate, truth)
-			}
-			if !(low <= rate && rate <= high) {
-				t.Errorf("interval %g-%g around %g", low, high, rate)
-			}
-			if strings.Contains(stdout, "sysbench 1.0.20") || !strings.Contains(stderr, "capacity: step 1 (probe)") {
-				t.Errorf("the banner and the progress belong on standard error:\n%s\n%s", stdout, stderr)
-			}
-			res, err := report.ReadFile(results)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := res.Capacity
-			if c == nil || c.Outcome != "answer" || c.Answer == nil || c.Line != line || len(c.Steps) < 5 ||
-				res.Exit.Reason != "completed" || res.Workload.Command != "capacity" {
-				t.Fatalf("results file: %+v", c)
-			}
-			for i, st := range c.Steps {
-				if st.Window == nil || st.Window.Latency.Histogram.Count == 0 {
-					t.Errorf("step %d has no histogram", i+1)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // A capacity search of oltp_point_select on each server, with a small
@@ -123,33 +120,30 @@ func TestCapacitySleepingServer(t *testing.T) {
 // fast as it goes, and what it costs is both cores for its time.
 func TestCapacityPointSelect(t *testing.T) {
 	t.Parallel()
-	for _, db := range []string{"mysql", "pgsql"} {
-		t.Run(db, func(t *testing.T) {
-			t.Parallel()
-			conn := testenv.OwnDatabase(t, db).Args()
-			if out, code := runCLI(t, append(conn, "oltp_point_select", "--tables=1", "--table-size=1000", "prepare")...); code != 0 {
-				t.Fatalf("prepare: %s", out)
-			}
-			html := filepath.Join(t.TempDir(), "capacity.html")
-			stdout, stderr, code := runCapacity(t, append(conn, "oltp_point_select", "--tables=1", "--table-size=1000",
-				"--threads=1", "--slo=p99<=250ms", "--capacity-time=30", "--capacity-html="+html, "capacity")...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			line, rate, low, high := answerRate(t, stdout)
-			t.Log(line)
-			if !(rate > 0 && low <= rate && rate <= high) || !strings.Contains(line, "objective p99<=250ms") {
-				t.Errorf("answer %q", line)
-			}
-			_, sat, ok := strings.Cut(line, "saturation at ~")
-			if !ok {
-				t.Fatalf("no saturation in %q", line)
-			}
-			if s, _ := strconv.ParseFloat(strings.ReplaceAll(strings.Fields(sat)[0], ",", ""), 64); rate > 1.2*s {
-				t.Errorf("capacity %.0f tps above the saturation %g", rate, s)
-			}
-		})
-	}
+	sideBySide(t, []string{"mysql", "pgsql"}, func(t *testing.T, db string) {
+		conn := testenv.OwnDatabase(t, db).Args()
+		if out, code := runCLI(t, append(conn, "oltp_point_select", "--tables=1", "--table-size=1000", "prepare")...); code != 0 {
+			t.Fatalf("prepare: %s", out)
+		}
+		html := filepath.Join(t.TempDir(), "capacity.html")
+		stdout, stderr, code := runCapacity(t, append(conn, "oltp_point_select", "--tables=1", "--table-size=1000",
+			"--threads=1", "--slo=p99<=250ms", "--capacity-time=30", "--capacity-html="+html, "capacity")...)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		line, rate, low, high := answerRate(t, stdout)
+		t.Log(line)
+		if !(rate > 0 && low <= rate && rate <= high) || !strings.Contains(line, "objective p99<=250ms") {
+			t.Errorf("answer %q", line)
+		}
+		_, sat, ok := strings.Cut(line, "saturation at ~")
+		if !ok {
+			t.Fatalf("no saturation in %q", line)
+		}
+		if s, _ := strconv.ParseFloat(strings.ReplaceAll(strings.Fields(sat)[0], ",", ""), 64); rate > 1.2*s {
+			t.Errorf("capacity %.0f tps above the saturation %g", rate, s)
+		}
+	})
 }
 
 // The command's refusals: one FATAL line on standard error, exit 1,

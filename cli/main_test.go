@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 
@@ -28,6 +29,23 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return out.String() + errb.String(), code
+}
+
+// sideBySide runs f for each name as a subtest, all at once, in the
+// calling test's slot: subtests that called t.Parallel would each wait
+// for a free slot behind every parallel test still waiting
+// (docs/testing.md).
+func sideBySide(t *testing.T, names []string, f func(t *testing.T, name string)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(name, func(t *testing.T) { f(t, name) })
+		}()
+	}
+	wg.Wait()
 }
 
 // runOwnProcess runs the program as a process of its own and returns its
