@@ -617,7 +617,7 @@ func TestCompareRefusesToDropTables(t *testing.T) {
 			t.Parallel()
 			db := newFaultDB(t, kind)
 			bin := testenv.Binary(t)
-			prep := append([]string{"oltp_read_write", "--tables=2", "--table-size=5000"}, db.args...)
+			prep := append([]string{"oltp_read_write", "--tables=2", "--table-size=500"}, db.args...)
 			if out, err := exec.Command(bin, append(prep, "prepare")...).CombinedOutput(); err != nil {
 				t.Fatalf("prepare the existing tables: %v\n%s", err, out)
 			}
@@ -634,7 +634,7 @@ options = %s
 [[dataset]]
 name = "sb"
 script = "oltp_read_write"
-options = { tables = 1, table-size = 2000 }
+options = { tables = 1, table-size = 200 }
 
 [[workload]]
 name = "ps"
@@ -646,8 +646,8 @@ script = "oltp_point_select"
 			untouched := func(when string) {
 				t.Helper()
 				for _, table := range []string{"sbtest1", "sbtest2"} {
-					if n := db.rowCount(t, table); n != 5000 {
-						t.Fatalf("%s: %s has %d rows, want its 5000 untouched", when, table, n)
+					if n := db.rowCount(t, table); n != 500 {
+						t.Fatalf("%s: %s has %d rows, want its 500 untouched", when, table, n)
 					}
 				}
 			}
@@ -677,8 +677,8 @@ script = "oltp_point_select"
 			if code := run.wait(t); code != 0 {
 				t.Fatalf("--replace-existing exited %d:\n%s%s", code, run.out.String(), run.err.String())
 			}
-			if a, b := db.rowCount(t, "sbtest1"), db.rowCount(t, "sbtest2"); a != 2000 || b != 5000 {
-				t.Errorf("after --replace-existing sbtest1 has %d rows (want 2000), sbtest2 %d (want 5000)", a, b)
+			if a, b := db.rowCount(t, "sbtest1"), db.rowCount(t, "sbtest2"); a != 200 || b != 500 {
+				t.Errorf("after --replace-existing sbtest1 has %d rows (want 200), sbtest2 %d (want 500)", a, b)
 			}
 			// The same comparison again, preparing afresh each round: the
 			// table is its own now.
@@ -691,8 +691,8 @@ script = "oltp_point_select"
 			if code := run.wait(t); code != 1 || !strings.HasPrefix(run.out.String()+run.err.String(), refusal) {
 				t.Errorf("another comparison exited %d:\n%s%s", code, run.out.String(), run.err.String())
 			}
-			if n := db.rowCount(t, "sbtest2"); n != 5000 {
-				t.Errorf("sbtest2 has %d rows, want its 5000 untouched", n)
+			if n := db.rowCount(t, "sbtest2"); n != 500 {
+				t.Errorf("sbtest2 has %d rows, want its 500 untouched", n)
 			}
 		})
 	}
