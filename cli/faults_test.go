@@ -801,7 +801,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 			if out, code := runCLI(t, append(script, "prepare")...); code != 0 {
 				t.Fatalf("prepare: exit %d\n%s", code, out)
 			}
-			out, code := runBounded(t, append(script, "--threads=2", "--time=2", "run")...)
+			out, code := runBounded(t, append(script, "--threads=1", "--time=1", "run")...)
 			noPanic(t, out)
 			if code != 0 || strings.Contains(out, "FATAL") || strings.Contains(out, "WARNING") {
 				t.Fatalf("exit %d, want 0 without FATAL or WARNING lines\n%s", code, out)
