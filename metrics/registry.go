@@ -67,7 +67,7 @@ func (r *Registry) Handles() []*Handle { return r.handles }
 
 // Count is the workers' counter k so far, read off their published
 // counters alone: no histogram is merged and no window starts, so it
-// costs nothing beside a tick (the automatic warm-up reads the events
+// costs little next to a tick (the automatic warm-up reads the events
 // ten times a second).
 func (r *Registry) Count(k Counter) uint64 {
 	r.mu.Lock()
