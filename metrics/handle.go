@@ -195,21 +195,25 @@ func (h *Handle) Error(code string) {
 // with code; first says it is the event's first restart. Only the worker
 // may call it.
 func (h *Handle) Retry(code string, first bool) {
-	h.Inc(CntRetry)
-	if first {
-		h.Inc(CntRetriedEvent)
-	}
-	h.failure(code, Failure{Retries: 1})
+	h.failure(code, Failure{Retries: 1}, func() {
+		h.Inc(CntRetry)
+		if first {
+			h.Inc(CntRetriedEvent)
+		}
+	})
 }
 
 // Fail counts the running event as failed: its last try ended with an
 // ignored error with code and no try is left. Only the worker may call it.
 func (h *Handle) Fail(code string) {
-	h.Inc(CntFailedEvent)
-	h.failure(code, Failure{Failed: 1})
+	h.failure(code, Failure{Failed: 1}, func() { h.Inc(CntFailedEvent) })
 }
 
-func (h *Handle) failure(code string, f Failure) {
+// failure records a failed try by code, and publishes its counters (inc)
+// under the same shard lock: the outage detector, which reads both under
+// every shard's lock, sees the counters and the failures by code agree
+// (it rebuilds its failures by code only when the counters moved).
+func (h *Handle) failure(code string, f Failure, inc func()) {
 	h.lastFail.Store(h.av.now())
 	s := h.shard
 	s.mu.Lock()
@@ -219,6 +223,7 @@ func (h *Handle) failure(code string, f Failure) {
 	}
 	h.failures[code] = h.failures[code].add(f)
 	h.failTotal[code]++
+	inc()
 	s.mu.Unlock()
 }
 

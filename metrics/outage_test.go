@@ -237,3 +237,29 @@ func TestDetectorLongThreshold(t *testing.T) {
 		t.Errorf("%d samples kept, want at most %d", longest, max)
 	}
 }
+
+// A failure recorded while the detector samples is counted by code in
+// the samples after it, however the two interleave: the detector reuses
+// its failures by code while the failure counters stand still, so the
+// counters and the codes must move together (an outage on a real server
+// once counted one of its two timeouts).
+func TestDetectorFailureBesideSample(t *testing.T) {
+	reg := NewRegistry(1, 1, time.Now())
+	d := NewDetector(reg, time.Second, 5*time.Second)
+	d.Begin(1)
+	h := reg.Handle(0)
+	for i := range 3000 {
+		done := make(chan struct{})
+		go func() {
+			h.Retry("HYT00", true)
+			close(done)
+		}()
+		d.Sample(int64(i+2) * ms)
+		<-done
+		d.Sample(int64(i+2)*ms + 1)
+		last := d.samples[len(d.samples)-1]
+		if got, want := last.fail["HYT00"], last.c[CntRetry]; got != want {
+			t.Fatalf("after %d retries: %d failures by code, %d retries counted", i+1, got, want)
+		}
+	}
+}
