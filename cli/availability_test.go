@@ -471,87 +471,87 @@ func TestOutageOnServers(t *testing.T) {
 	// 30 s: beside a loaded suite, the lock, the waits and the unlock
 	// took 11 s, and a run of 10 ended before the test saw it go on.
 	const threads, rate, runTime = 2, 50, 30 * time.Second
-	for _, kind := range []string{"mysql", "pgsql"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel() // databases and ports of their own
-			f := newFaultDB(t, kind)
-			common := append([]string{"oltp_insert", "--tables=1", "--table-size=100"}, f.args...)
-			if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
-				t.Fatalf("prepare: exit %d\n%s", code, out)
+	// Side by side from the start (databases and ports of their own):
+	// the runs are paced and mostly wait, and a late start made the
+	// suite's last half minute wait for them.
+	sideBySide(t, []string{"mysql", "pgsql"}, func(t *testing.T, kind string) {
+		f := newFaultDB(t, kind)
+		common := append([]string{"oltp_insert", "--tables=1", "--table-size=100"}, f.args...)
+		if out, code := runCLI(t, append(common, "prepare")...); code != 0 {
+			t.Fatalf("prepare: exit %d\n%s", code, out)
+		}
+		lock := newTableLock(t, f)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		if err := lock.exec(ctx, addWho[kind]); err != nil {
+			t.Fatal(err)
+		}
+		results := filepath.Join(t.TempDir(), "r.json")
+		addr := "127.0.0.1:" + freePort(t)
+		metricsURL := "http://" + addr + "/metrics"
+		r := startCLI(append(common, "--threads="+strconv.Itoa(threads), "--rate="+strconv.Itoa(rate),
+			fmt.Sprintf("--time=%d", int(runTime.Seconds())), "--query-timeout=2",
+			"--"+kind+"-ignore-errors=HYT00", "--results="+results, "--metrics-addr="+addr, "run")...)
+		defer func() {
+			if t.Failed() {
+				t.Logf("the run's output:\n%s", r.out.String())
 			}
-			lock := newTableLock(t, f)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			if err := lock.exec(ctx, addWho[kind]); err != nil {
+		}()
+		rows := func() bySession {
+			t.Helper()
+			m, err := lock.bySession(ctx)
+			if err != nil {
 				t.Fatal(err)
 			}
-			results := filepath.Join(t.TempDir(), "r.json")
-			addr := "127.0.0.1:" + freePort(t)
-			metricsURL := "http://" + addr + "/metrics"
-			r := startCLI(append(common, "--threads="+strconv.Itoa(threads), "--rate="+strconv.Itoa(rate),
-				fmt.Sprintf("--time=%d", int(runTime.Seconds())), "--query-timeout=2",
-				"--"+kind+"-ignore-errors=HYT00", "--results="+results, "--metrics-addr="+addr, "run")...)
-			defer func() {
-				if t.Failed() {
-					t.Logf("the run's output:\n%s", r.out.String())
+			return m
+		}
+		sessions := func() ([]string, int, error) { return lockSessions(ctx, kind, f.name, f.query) }
+		metrics, stopMetrics := watchMetrics(r, metricsURL)
+		defer stopMetrics()
+		b, locked, waited := lockOut(t, ctx, r, lock, threads, sessions)
+		// Held until the timeouts have given up two connections and
+		// --metrics-addr said the outage is on.
+		t.Logf("locked; every worker waited at %s", b.startBy.Format(stampMicro))
+		givenUp(t, r, threads, 2, waited, b.startBy, sessions, metrics)
+		t.Logf("two connections given up at %s", time.Now().Format(stampMicro))
+		r.until(t, "--metrics-addr said the outage was on", func() bool {
+			for _, s := range metrics() {
+				if s.on == 1 && !s.began.Before(b.startBy) {
+					return true
 				}
-			}()
-			rows := func() bySession {
-				t.Helper()
-				m, err := lock.bySession(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return m
 			}
-			sessions := func() ([]string, int, error) { return lockSessions(ctx, kind, f.name, f.query) }
-			metrics, stopMetrics := watchMetrics(r, metricsURL)
-			defer stopMetrics()
-			b, locked, waited := lockOut(t, ctx, r, lock, threads, sessions)
-			// Held until the timeouts have given up two connections and
-			// --metrics-addr said the outage is on.
-			t.Logf("locked; every worker waited at %s", b.startBy.Format(stampMicro))
-			givenUp(t, r, threads, 2, waited, b.startBy, sessions, metrics)
-			t.Logf("two connections given up at %s", time.Now().Format(stampMicro))
-			r.until(t, "--metrics-addr said the outage was on", func() bool {
-				for _, s := range metrics() {
-					if s.on == 1 && !s.began.Before(b.startBy) {
-						return true
-					}
-				}
-				return false
-			})
-			b.endFrom = time.Now()
-			if err := lock.exec(ctx, lock.free); err != nil {
-				t.Fatalf("%s: %v", lock.free, err)
-			}
-			t.Logf("unlocked at %s", time.Now().Format(stampMicro))
-			r.until(t, "a worker inserted two rows after the unlock", func() bool {
-				if gained(locked, rows(), 2) {
-					b.endBy = time.Now()
-				}
-				return !b.endBy.IsZero()
-			})
-			r.until(t, "--metrics-addr said the outage ended", func() bool {
-				m := metrics()
-				return len(m) > 0 && m[len(m)-1].began.After(b.endBy) && m[len(m)-1].on == 0 && m[len(m)-1].ended >= 1
-			})
-			stopMetrics()
-
-			out, code := r.wait(t, runTime+2*cutoffGrace(runTime)+time.Minute)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s", code, out)
-			}
-			res := readResults(t, results)
-			ranItsTime(t, res, out, runTime)
-			o := b.check(t, res.Outages, out)
-			// Waits of 2 s, and two connections given up.
-			if n := o.Failures[drivers.QueryTimeoutState]; n < 2 || o.Reconnects < 2 {
-				t.Errorf("outage failures %v, reconnects %d: want the timed-out inserts\n%s", o.Failures, o.Reconnects, out)
-			}
-			if !strings.Contains(out, "HYT00 (query_timeout):") {
-				t.Errorf("the report does not list the timeouts\n%s", out)
-			}
+			return false
 		})
-	}
+		b.endFrom = time.Now()
+		if err := lock.exec(ctx, lock.free); err != nil {
+			t.Fatalf("%s: %v", lock.free, err)
+		}
+		t.Logf("unlocked at %s", time.Now().Format(stampMicro))
+		r.until(t, "a worker inserted two rows after the unlock", func() bool {
+			if gained(locked, rows(), 2) {
+				b.endBy = time.Now()
+			}
+			return !b.endBy.IsZero()
+		})
+		r.until(t, "--metrics-addr said the outage ended", func() bool {
+			m := metrics()
+			return len(m) > 0 && m[len(m)-1].began.After(b.endBy) && m[len(m)-1].on == 0 && m[len(m)-1].ended >= 1
+		})
+		stopMetrics()
+
+		out, code := r.wait(t, runTime+2*cutoffGrace(runTime)+time.Minute)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		res := readResults(t, results)
+		ranItsTime(t, res, out, runTime)
+		o := b.check(t, res.Outages, out)
+		// Waits of 2 s, and two connections given up.
+		if n := o.Failures[drivers.QueryTimeoutState]; n < 2 || o.Reconnects < 2 {
+			t.Errorf("outage failures %v, reconnects %d: want the timed-out inserts\n%s", o.Failures, o.Reconnects, out)
+		}
+		if !strings.Contains(out, "HYT00 (query_timeout):") {
+			t.Errorf("the report does not list the timeouts\n%s", out)
+		}
+	})
 }

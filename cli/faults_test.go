@@ -790,9 +790,16 @@ func runBounded(t *testing.T, args ...string) (string, int) {
 // warning, and not counted.
 func TestTimeBoundsEvents(t *testing.T) {
 	t.Parallel()
+	// Side by side from the start: the parts mostly wait (the grace
+	// periods, the sleeps of thread_done).
+	parts := map[string]func(t *testing.T){}
+	var names []string
+	part := func(name string, f func(t *testing.T)) {
+		names = append(names, name)
+		parts[name] = f
+	}
 	for _, db := range []string{"mysql", "pgsql"} {
-		t.Run(db+"/restarting event", func(t *testing.T) {
-			t.Parallel()
+		part(db+"/restarting event", func(t *testing.T) {
 			f := newFaultDB(t, db)
 			script := append([]string{"testdata/scripts/dup_key.lua"}, f.args...)
 			if db == "mysql" {
@@ -813,8 +820,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 				t.Errorf("%d events counted, want 0: every event restarted until the end\n%s", n, out)
 			}
 		})
-		t.Run(db+"/waiting query", func(t *testing.T) {
-			t.Parallel()
+		part(db+"/waiting query", func(t *testing.T) {
 			srv := testenv.RequireServer(t, db)
 			args := append([]string{"testdata/scripts/wait_query.lua", "--time=1"}, srv.Args()...)
 			out, code := runBounded(t, append(args, "run")...)
@@ -832,8 +838,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 	}
 	// A Lua loop cannot be cancelled: its worker is abandoned, as by
 	// --forced-shutdown, with its message and exit status.
-	t.Run("lua loop", func(t *testing.T) {
-		t.Parallel()
+	part("lua loop", func(t *testing.T) {
 		out, code := runBounded(t, "testdata/scripts/hang.lua", "--time=1", "run")
 		noPanic(t, out)
 		if code != 2 || !strings.Contains(out, "FATAL: The --max-time limit has expired, forcing shutdown...\n") {
@@ -846,8 +851,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 	// The bound is on events: a thread_done that works past both grace
 	// periods (5 s each after --time=1; it works 11-12 s, as a bulk
 	// insert's last rows may) runs to its end, as the reference's does.
-	t.Run("slow thread_done", func(t *testing.T) {
-		t.Parallel()
+	part("slow thread_done", func(t *testing.T) {
 		args := []string{"testdata/scripts/slow_thread_done.lua", "--db-driver=sqlite",
 			"--sqlite-db=" + filepath.Join(t.TempDir(), "done.db"), "--threads=2"}
 		if out, code := runCLI(t, append(args, "prepare")...); code != 0 {
@@ -863,6 +867,7 @@ func TestTimeBoundsEvents(t *testing.T) {
 			t.Errorf("%s rows written by thread_done, want 2 (one a worker)\n%s", rows, out)
 		}
 	})
+	sideBySide(t, names, func(t *testing.T, name string) { parts[name](t) })
 }
 
 // runSQLite runs query on the SQLite database of args with a script and
