@@ -107,7 +107,7 @@ func TestResultsOfARun(t *testing.T) {
 				}
 			}
 			// At least one: a reporter that wakes a second late skips
-			// the report it missed, as the reference's does (a run beside
+			// the report it missed (engine.reportLoop; a run beside
 			// a suite loaded to 16 made one of three).
 			if n := len(r.Intervals); n < 1 || n > 3 {
 				t.Errorf("%d intervals in a 3 s run reporting every second", n)
