@@ -2,6 +2,7 @@ package luaapi
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -279,6 +280,17 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 	if env.Bundled == nil {
 		return nil, nil
 	}
+	// Files embedded in the binary never change: their compiled chunks
+	// serve every run of the process (a comparison's or a capacity
+	// search's steps, the tests' runs), as they serve each run's threads.
+	embedded, isEmbed := env.Bundled.(embed.FS)
+	key := embeddedChunk{embedded, mod}
+	if isEmbed {
+		if p, ok := embeddedChunks.Load(key); ok {
+			env.protos.Store(mod, p)
+			return p.(*lua.FunctionProto), nil
+		}
+	}
 	f, err := env.Bundled.Open(mod + ".lua")
 	if err != nil {
 		return nil, nil
@@ -288,8 +300,20 @@ func (env *Env) bundledProto(mod string) (*lua.FunctionProto, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isEmbed {
+		embeddedChunks.Store(key, p)
+	}
 	env.protos.Store(mod, p)
 	return p, nil
+}
+
+// embeddedChunks are the compiled chunks of embedded scripts and modules,
+// by file system and module name, for the life of the process.
+var embeddedChunks sync.Map // embeddedChunk -> *lua.FunctionProto
+
+type embeddedChunk struct {
+	fsys embed.FS
+	mod  string
 }
 
 // Name is the test name as sysbench prints it.

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"reflect"
+	"sync"
 
 	"github.com/yuin/gopher-lua/ast"
 
@@ -169,11 +170,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var (
-	exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
-	stmtType = reflect.TypeOf((*ast.Stmt)(nil)).Elem()
-)
-
 // walkNodes calls fn on every syntax node under v (statements,
 // expressions and what they hold), parents first.
 func walkNodes(v reflect.Value, fn func(any)) {
@@ -186,15 +182,16 @@ func walkNodes(v reflect.Value, fn func(any)) {
 		if v.IsNil() {
 			return
 		}
-		if v.Type().Implements(exprType) || v.Type().Implements(stmtType) {
-			fn(v.Interface())
+		// A type assertion, whose answer the runtime caches per type:
+		// reflect's Implements looks through the methods every time.
+		switch n := v.Interface().(type) {
+		case ast.Expr, ast.Stmt:
+			fn(n)
 		}
 		walkNodes(v.Elem(), fn)
 	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				walkNodes(v.Field(i), fn)
-			}
+		for _, i := range exportedFields(v.Type()) {
+			walkNodes(v.Field(i), fn)
 		}
 	case reflect.Slice:
 		for i := 0; i < v.Len(); i++ {
@@ -202,6 +199,24 @@ func walkNodes(v reflect.Value, fn func(any)) {
 		}
 	}
 }
+
+// exportedFields are the indexes of a struct type's exported fields,
+// the ones walkNodes follows, worked out once per type.
+func exportedFields(t reflect.Type) []int {
+	if f, ok := fieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var f []int
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).IsExported() {
+			f = append(f, i)
+		}
+	}
+	fieldsOf.Store(t, f)
+	return f
+}
+
+var fieldsOf sync.Map // reflect.Type -> []int
 
 // inlineCall compiles x, a call of a local function without arguments,
 // as that function's body when the function is inlinable (see above) and
