@@ -4,12 +4,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
 
 var (
+	// startDir is the test binary's working directory before any test
+	// changes it (t.Chdir).
+	startDir, startErr = os.Getwd()
+
 	buildOnce sync.Once
 	built     string
 	buildErr  []byte
@@ -24,8 +27,25 @@ func Binary(t testing.TB) string {
 		return p
 	}
 	buildOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..")
+		// The module's root: the first directory up from the test's
+		// package (the working directory the test binary started in)
+		// with a go.mod. Not this file's path, which a -trimpath build
+		// (scripts/test.sh) gives as an import path.
+		root, err := startDir, startErr
+		for err == nil {
+			if _, statErr := os.Stat(filepath.Join(root, "go.mod")); statErr == nil {
+				break
+			}
+			parent := filepath.Dir(root)
+			if parent == root {
+				err = os.ErrNotExist
+			}
+			root = parent
+		}
+		if err != nil {
+			buildErr = []byte("no go.mod above the working directory: " + err.Error())
+			return
+		}
 		dir, err := os.MkdirTemp("", "sysbench-go-bin")
 		if err != nil {
 			buildErr = []byte(err.Error())
