@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -26,13 +25,7 @@ func runCapacity(t *testing.T, args ...string) (stdout, stderr string, code int)
 	var out, errb bytes.Buffer
 	cmd := exec.Command(testenv.Binary(t), args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code = processExit(t, cmd.Run())
 	return out.String(), errb.String(), code
 }
 

@@ -18,7 +18,6 @@ package cli
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -775,11 +774,7 @@ func runBounded(t *testing.T, args ...string) (string, int) {
 	if ctx.Err() != nil {
 		t.Fatalf("still running %v later (%v):\n%s", loadedWait, args, out)
 	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
-	}
-	return string(out), cmd.ProcessState.ExitCode()
+	return string(out), processExit(t, err)
 }
 
 // TestTimeBoundsEvents: --time bounds a run whatever its events do. An

@@ -55,13 +55,21 @@ func sideBySide(t *testing.T, names []string, f func(t *testing.T, name string))
 func runOwnProcess(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	out, err := exec.Command(testenv.Binary(t), args...).CombinedOutput()
+	return string(out), processExit(t, err)
+}
+
+// processExit is the exit status of a process that ran to its end with
+// err from its Run, Wait or Output; a process that could not be run or
+// waited for fails the test.
+func processExit(t *testing.T, err error) int {
+	t.Helper()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return string(out), ee.ExitCode()
+		return ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return string(out), 0
+	return 0
 }
 
 // runSimulated runs the program in the test binary on a fake clock
