@@ -161,7 +161,8 @@ type runState struct {
 	// checkpoint timer and the final report take turns): since the last
 	// intermediate report, since the last checkpoint, since the start.
 	// The last two span many ticks and grow in place (metrics.Sum): a
-	// report tick of a long run copies none of them.
+	// report tick of a long run copies none of them. Without
+	// --report-checkpoints they are the same window, and one Sum.
 	repMu      sync.Mutex
 	interval   *metrics.Snapshot
 	checkpoint *metrics.Sum
@@ -564,7 +565,11 @@ func (r *runState) startWindows(now int64, discard bool) {
 		r.addLifetime(r.reg.Tick(at))
 	}
 	r.interval = metrics.Empty(at, r.cfg.Threads)
-	r.checkpoint, r.whole = metrics.NewSum(at, r.cfg.Threads), metrics.NewSum(at, r.cfg.Threads)
+	r.whole = metrics.NewSum(at, r.cfg.Threads)
+	r.checkpoint = r.whole
+	if len(r.cfg.Checkpoints) > 0 {
+		r.checkpoint = metrics.NewSum(at, r.cfg.Threads)
+	}
 	for _, w := range r.cfg.Watchers {
 		w.Begin(at)
 	}
@@ -877,8 +882,10 @@ func (r *runState) tick(now int64) *metrics.Snapshot {
 	d := r.reg.Tick(r.at(now))
 	r.addLifetime(d)
 	r.interval = r.interval.Add(d)
-	r.checkpoint.Add(d)
 	r.whole.Add(d)
+	if r.checkpoint != r.whole {
+		r.checkpoint.Add(d)
+	}
 	return d
 }
 
@@ -933,7 +940,11 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 	defer r.repMu.Unlock()
 	r.tick(now)
 	w := r.checkpoint.Snapshot()
-	r.checkpoint = metrics.NewSum(w.End, r.cfg.Threads)
+	run := w
+	if r.checkpoint != r.whole {
+		r.checkpoint = metrics.NewSum(w.End, r.cfg.Threads)
+		run = r.whole.Snapshot()
+	}
 	s := r.stat(w, now)
 	s.PerThread = r.cfg.Debug
 	s.Checkpoint = kind == report.Checkpoint
@@ -945,7 +956,7 @@ func (r *runState) cumulativeReport(now int64, kind report.Kind) {
 			}
 		}
 	}
-	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: r.whole.Snapshot()}
+	rep := &report.Report{Kind: kind, Stat: s, Window: w, Run: run}
 	if kind == report.Final {
 		rep.Incomplete = r.cutShort.Load() || r.ctx.Err() != nil
 		rep.Outages = r.outageReport(now)

@@ -101,10 +101,13 @@ func (r *Registry) Tick(now time.Time) *Snapshot {
 			// A window with no event (an idle run's) shares the empty
 			// histogram rather than making one of its own.
 			if s.Histogram == emptyHistogram {
-				s.Histogram = NewHistogram()
+				// The first shard's histogram is the window's: the shard
+				// starts a new one, and no bucket is walked.
+				s.Histogram, sh.hist = sh.hist, NewHistogram()
+			} else {
+				s.Histogram.Merge(sh.hist)
+				sh.hist.Reset()
 			}
-			s.Histogram.Merge(sh.hist)
-			sh.hist.Reset()
 		}
 		for i := si; i < len(r.handles); i += len(r.shards) {
 			h := r.handles[i]
