@@ -162,7 +162,7 @@ func TestResultsOnAFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
 	res := filepath.Join(dir, "r.json")
-	out, code := runCLI(t, "cpu", "--cpu-max-prime=2000", "--threads=2", "--time=3", "--report-interval=1",
+	out, code := runCLI(t, "cpu", "--cpu-max-prime=2000", "--threads=2", "--rate=100", "--time=3", "--report-interval=1",
 		"--results="+res, "run")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, out)

@@ -80,7 +80,10 @@ func TestResultsOfARun(t *testing.T) {
 			dir := t.TempDir()
 			common := preparedOLTP(t, db, dir)
 			res, csvPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
-			out, code := runCLI(t, append(common, "--time=3", "--report-interval=1", "--percentile=50,95,99.9",
+			// Paced: what it checks is the file, not how many events
+			// fit in a second (unpaced, the three runs took the suite 8
+			// CPU-seconds of client and server).
+			out, code := runCLI(t, append(common, "--time=3", "--rate=100", "--report-interval=1", "--percentile=50,95,99.9",
 				"--results="+res, "--intervals-csv="+csvPath, "run")...)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s", code, out)
@@ -224,7 +227,7 @@ func TestMergeWarnsOfParts(t *testing.T) {
 	cut := filepath.Join(dir, "cut.json")
 	ctx, interrupt := interruptible()
 	defer interrupt()
-	r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--threads=2", "--report-interval=1", "--results="+cut, "run")
+	r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--rate=200", "--time=60", "--threads=2", "--report-interval=1", "--results="+cut, "run")
 	r.started(t)
 	if !r.waitFor(20*time.Second, func() bool { return strings.Contains(r.out.String(), "[ 1s ]") }) {
 		t.Fatalf("no intermediate report:\n%s", r.out.String())
@@ -239,7 +242,7 @@ func TestMergeWarnsOfParts(t *testing.T) {
 	stdout, stderr, code = runStreams(t, "report", a, b, cut, threads)
 	want := []string{
 		"WARNING: '" + cut + "' is a run that did not complete (interrupted, ",
-		"WARNING: '" + a + "' and '" + cut + "' ran different loads (--time=0 against --time=60, --events=200 against --events=0): merged all the same\n",
+		"WARNING: '" + a + "' and '" + cut + "' ran different loads (--time=0 against --time=60, --events=200 against --events=0, --rate=0 against --rate=200): merged all the same\n",
 		"WARNING: '" + a + "' and '" + threads + "' ran different loads (--threads=2 against --threads=4, --db-ps-mode=auto against --db-ps-mode=disable): merged all the same\n",
 	}
 	if code != 0 || !strings.Contains(stdout, "Merged 4 results") || strings.Count(stderr, "\n") != len(want) {
@@ -264,7 +267,7 @@ func TestIntervalLinesWarmupAndPercentiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	res, csvPath := filepath.Join(dir, "w.json"), filepath.Join(dir, "w.csv")
-	out, code := runCLI(t, "oltp_read_only", "--mysql-dry-run", "--warmup-time=2", "--time=2", "--report-interval=1",
+	out, code := runCLI(t, "oltp_read_only", "--mysql-dry-run", "--rate=200", "--warmup-time=2", "--time=2", "--report-interval=1",
 		"--percentile=50,99.9", "--results="+res, "--intervals-csv="+csvPath, "run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -341,7 +344,7 @@ func TestResultsHoweverTheRunEnds(t *testing.T) {
 		path := filepath.Join(dir, "int.json")
 		ctx, interrupt := interruptible()
 		defer interrupt()
-		r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--time=60", "--report-interval=1", "--results="+path, "run")
+		r := startCLIContext(ctx, "oltp_read_write", "--mysql-dry-run", "--rate=200", "--time=60", "--report-interval=1", "--results="+path, "run")
 		r.started(t)
 		if !r.waitFor(20*time.Second, func() bool { return strings.Contains(r.out.String(), "[ 1s ]") }) {
 			t.Fatalf("no intermediate report:\n%s", r.out.String())

@@ -89,7 +89,7 @@ func TestSignalEndsRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "r.json")
-			out, code := signalled(t, c.sig, "[ 1s ]", "cpu", "--cpu-max-prime=2000", "--time=60", "--report-interval=1",
+			out, code := signalled(t, c.sig, "[ 1s ]", "cpu", "--cpu-max-prime=2000", "--rate=100", "--time=60", "--report-interval=1",
 				"--threshold=tps>1000000000", "--results="+path, "run")
 			noPanic(t, out)
 			if code != c.code {

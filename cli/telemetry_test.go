@@ -151,7 +151,7 @@ func TestServerStats(t *testing.T) {
 // and the run goes on.
 func TestServerStatsUnavailable(t *testing.T) {
 	t.Parallel()
-	out, code := runCLI(t, "oltp_point_select", "--mysql-dry-run", "--time=1", "--server-stats", "run")
+	out, code := runCLI(t, "oltp_point_select", "--mysql-dry-run", "--rate=200", "--time=1", "--server-stats", "run")
 	if code != 0 || !strings.Contains(out, "WARNING: --server-stats: no server to watch in a dry run") || !strings.Contains(out, "transactions:") {
 		t.Errorf("dry run: exit %d\n%s", code, out)
 	}
@@ -160,7 +160,7 @@ func TestServerStatsUnavailable(t *testing.T) {
 	if out, code := runCLI(t, append(args, "prepare")...); code != 0 {
 		t.Fatalf("prepare: %d\n%s", code, out)
 	}
-	out, code = runCLI(t, append(args, "--time=1", "--server-stats", "run")...)
+	out, code = runCLI(t, append(args, "--rate=200", "--time=1", "--server-stats", "run")...)
 	if code != 0 || !strings.Contains(out, "WARNING: --server-stats: the sqlite driver has no server to watch") {
 		t.Errorf("sqlite: exit %d\n%s", code, out)
 	}
