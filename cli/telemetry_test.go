@@ -103,7 +103,9 @@ func TestServerStats(t *testing.T) {
 			for _, wl := range []string{"oltp_write_only", "oltp_read_only"} {
 				path, csvPath := filepath.Join(dir, wl+".json"), filepath.Join(dir, wl+".csv")
 				args := append([]string{wl}, common[1:]...)
-				out, code := runCLI(t, append(args, "--time=3", "--report-interval=1", "--server-stats",
+				// Paced: bytes per transaction do not depend on the rate,
+				// and a run at full speed took the two cores for its time.
+				out, code := runCLI(t, append(args, "--time=3", "--rate=200", "--report-interval=1", "--server-stats",
 					"--results="+path, "--intervals-csv="+csvPath, "run")...)
 				if code != 0 {
 					t.Fatalf("%s: exit %d\n%s", wl, code, out)
@@ -185,7 +187,7 @@ func TestServerStatsAttribution(t *testing.T) {
 			dir := t.TempDir()
 			common := preparedOLTPWith(t, testenv.QuietServer(t, db).OwnDatabase(t).Args())
 
-			writer := exec.Command(testenv.Binary(t), append([]string{"oltp_write_only"}, append(common[1:], "--threads=1", "--time=120", "--report-interval=1", "run")...)...)
+			writer := exec.Command(testenv.Binary(t), append([]string{"oltp_write_only"}, append(common[1:], "--threads=1", "--rate=100", "--time=120", "--report-interval=1", "run")...)...)
 			stdout, err := writer.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
