@@ -135,8 +135,8 @@ func quickStartArgs(t *testing.T, args []string, sqliteFile string) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(args)+2)
-	timed := false
+	out := make([]string, 0, len(args)+3)
+	timed, paced := false, false
 	for _, a := range args {
 		name, _, _ := strings.Cut(a, "=")
 		switch name {
@@ -146,6 +146,8 @@ func quickStartArgs(t *testing.T, args []string, sqliteFile string) []string {
 			a = name + "=" + sqliteFile
 		case "--time":
 			a, timed = "--time=1", true
+		case "--rate":
+			paced = true
 		}
 		out = append(out, a)
 	}
@@ -156,6 +158,11 @@ func quickStartArgs(t *testing.T, args []string, sqliteFile string) []string {
 	}
 	if command == "run" && !timed {
 		out = append(out, "--time=1")
+	}
+	// A second of a run shows that the line works; at full speed the
+	// README's 8 threads took both cores for it.
+	if command == "run" && !paced {
+		out = append(out, "--rate=200")
 	}
 	return append(out, command)
 }
