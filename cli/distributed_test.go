@@ -43,7 +43,7 @@ func TestDistributedInstances(t *testing.T) {
 			for k := range n {
 				files[k] = filepath.Join(dir, fmt.Sprintf("i%d.json", k))
 				cmds[k] = exec.Command(testenv.Binary(t), append(slices.Clone(common), fmt.Sprintf("--instance=%d/%d", k, n),
-					"--start-at="+startAt.Format(time.RFC3339Nano), "--time=3", "--rand-seed=7",
+					"--start-at="+startAt.Format(time.RFC3339Nano), "--time=3", "--rate=150", "--rand-seed=7",
 					"--results="+files[k], "--tid-file="+tidFile, "run")...)
 				cmds[k].Stdout, cmds[k].Stderr = &outs[k], &outs[k]
 				if err := cmds[k].Start(); err != nil {
