@@ -19,8 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/sysbench-go/sysbench-go/compare"
 	"github.com/sysbench-go/sysbench-go/internal/testenv"
 	"github.com/sysbench-go/sysbench-go/report"
@@ -700,22 +698,13 @@ script = "oltp_point_select"
 }
 
 // pageText is the text of the first element of the page at path matching
-// selector, as headless Chromium renders it.
+// selector, as headless Chromium renders it (in a tab of the test
+// process's browser).
 func pageText(t *testing.T, path, selector string) string {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(testenv.Chromium(t)), chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true)}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(alloc)
-	defer cancelTab()
-	abs, _ := filepath.Abs(path)
-	if err := chromedp.Do(tab, chromedp.Navigate("file://"+abs)); err != nil {
-		t.Fatalf("open %s in the browser: %v", path, err)
-	}
-	text, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ""`, selector)))
+	text, err := testenv.EvalPage(ctx, testenv.Chromium(t), path, fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ""`, selector))
 	if err != nil {
 		t.Fatalf("read %s of %s in the browser: %v", selector, path, err)
 	}

@@ -647,7 +647,7 @@ document.body.dataset.chartsReady = '2';
 			if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			in, err := testenv.InspectHTMLReport(t.Context(), chromium, t.TempDir(), path, false)
+			in, err := testenv.InspectHTMLReport(t.Context(), chromium, path, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,7 +135,7 @@ func CheckHTMLReport(t testing.TB, path, screenshot string) []ChartCheck {
 	chromium := Chromium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	in, err := InspectHTMLReport(ctx, chromium, t.TempDir(), path, screenshot != "")
+	in, err := InspectHTMLReport(ctx, chromium, path, screenshot != "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,32 +154,27 @@ func CheckHTMLReport(t testing.TB, path, screenshot string) []ChartCheck {
 	return in.Charts
 }
 
-// InspectHTMLReport opens the page at path in the browser chromium, run
-// with a new profile in the empty directory profile. It waits until the
+// InspectHTMLReport opens the page at path in a new tab of the browser
+// chromium (the test process's one, see openTab). It waits until the
 // page's script sets the body's data-charts-ready attribute (to the number
 // of charts it drew), or until the first problem, then asks Chart.js
 // about every canvas[data-chart] and reads the canvas's pixels; with
-// screenshot, it takes one of the whole page. The error says that the browser would not start, open the
-// page or answer; what is wrong with the page is in the Problems.
-func InspectHTMLReport(ctx context.Context, chromium, profile, path string, screenshot bool) (*Inspection, error) {
-	abs, err := filepath.Abs(path)
+// screenshot, it takes one of the whole page. The error says that the
+// browser would not start, open the page or answer; what is wrong with the
+// page is in the Problems, which are the tab's own: other pages open in
+// the browser at the same time add none.
+func InspectHTMLReport(ctx context.Context, chromium, path string, screenshot bool) (*Inspection, error) {
+	page, err := fileURL(path)
 	if err != nil {
 		return nil, err
 	}
-	w := newPageWatch((&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
-
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromium), chromedp.UserDataDir(profile)}
-	for _, f := range chromiumFlags {
-		opts = append(opts, chromedp.Flag(f, true))
+	w := newPageWatch(page)
+	tab, closeTab, err := openTab(ctx, chromium, chromedp.WithListener(w.event))
+	if err != nil {
+		return nil, err
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(w.event))
-	defer cancelTab()
+	defer closeTab()
 
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(browserWidth, browserHeight)); err != nil {
-		return nil, fmt.Errorf("start %s: %w", chromium, err)
-	}
 	if err := chromedp.Do(tab, chromedp.Navigate(w.page)); err != nil {
 		return nil, fmt.Errorf("open %s: %w", w.page, err)
 	}
@@ -207,6 +205,234 @@ func InspectHTMLReport(ctx context.Context, chromium, profile, path string, scre
 	}
 	in.Problems = w.taken()
 	return in, nil
+}
+
+// EvalPage opens the page at path in a new tab of the browser chromium
+// (the test process's one, see openTab), waits for it to load, and
+// returns the value of the JavaScript expression expr there, which must
+// be a string.
+func EvalPage(ctx context.Context, chromium, path, expr string) (string, error) {
+	page, err := fileURL(path)
+	if err != nil {
+		return "", err
+	}
+	tab, closeTab, err := openTab(ctx, chromium)
+	if err != nil {
+		return "", err
+	}
+	defer closeTab()
+	if err := chromedp.Do(tab, chromedp.Navigate(page)); err != nil {
+		return "", fmt.Errorf("open %s: %w", page, err)
+	}
+	v, err := chromedp.Run(tab, chromedp.Evaluate[string](expr))
+	if err != nil {
+		return "", fmt.Errorf("evaluate %s in %s: %w", expr, path, err)
+	}
+	return v, nil
+}
+
+// fileURL is the file: URL of path.
+func fileURL(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), nil
+}
+
+// A test process runs one browser for each path of a browser program
+// (there is one: Chromium's), started on first use: every page opens in a
+// new tab of it, each tab with its own listener, and closes with the tab.
+// Starting Chromium costs a second or two of CPU beyond the pages' own
+// work, a tab a few milliseconds: the compare package's ten browsers were
+// a fifth of its tests' CPU.
+//
+// No test owns the browser, and a test process has no hook at its end
+// without a TestMain: the browser ends with the process. chromedp's
+// ExecAllocator starts it with Pdeathsig (SIGKILL) from a goroutine locked
+// to its thread until the browser exits, so the kernel kills it when the
+// process ends, however it ends. Its profile directory is named after the
+// process (see profileRoot); the next test process to start a browser
+// removes those of processes that are gone.
+//
+// A browser that died (or never started) is replaced by the next
+// openTab; the tabs open in it fail, since their contexts are its
+// children.
+var (
+	browsersMu sync.Mutex
+	browsers   = map[string]*sharedBrowser{}
+
+	// browserStarts counts the browsers started (for the tests).
+	browserStarts atomic.Int64
+)
+
+// browserStartTimeout bounds the start of a browser, whoever waits for it.
+const browserStartTimeout = time.Minute
+
+// sharedBrowser is a browser of the process.
+type sharedBrowser struct {
+	ready chan struct{} // closed when the start is over: then ctx or err
+	// ctx is the browser's first tab, on which the browser started: it is
+	// done when the browser is gone, and new tabs are its children.
+	ctx context.Context
+	err error
+	// stop kills the browser (cancels the allocator, waiting for it) and
+	// removes its profile. Safe to call more than once, and from any
+	// goroutine.
+	stop func()
+}
+
+// gone says that the browser is no use: its start failed, or it died.
+// A browser still starting is not gone.
+func (b *sharedBrowser) gone() bool {
+	select {
+	case <-b.ready:
+		return b.err != nil || b.ctx.Err() != nil
+	default:
+		return false
+	}
+}
+
+// openTab opens a new tab in the browser chromium, starting the browser if
+// the process has none running, emulates the report's window in it, and
+// returns its context, bound to ctx (its deadline and its cancellation)
+// and to the browser's life, and the func that closes it. opts are for the
+// tab's chromedp.NewContext (its listener). It is safe to call from
+// several goroutines: each gets a tab of its own.
+func openTab(ctx context.Context, chromium string, opts ...chromedp.ContextOption) (context.Context, func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("open a tab in %s: %w", chromium, err)
+	}
+	browser, err := sharedBrowserFor(ctx, chromium)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start %s: %w", chromium, err)
+	}
+	// A tab is a child of the browser's context, not of ctx: the first Run
+	// on a chromedp context binds its target to the context it is given,
+	// so the tab's context, under the browser's, gets ctx's deadline and
+	// cancellation here. Thus it ends with ctx, or with the browser.
+	tab, cancelTab := chromedp.NewContext(browser, opts...)
+	var run context.Context
+	var cancelRun context.CancelFunc
+	if d, ok := ctx.Deadline(); ok {
+		run, cancelRun = context.WithDeadline(tab, d)
+	} else {
+		run, cancelRun = context.WithCancel(tab)
+	}
+	stopAfter := context.AfterFunc(ctx, cancelRun)
+	if ctx.Err() != nil {
+		cancelRun() // now, not when the AfterFunc's goroutine gets to it
+	}
+	closeTab := func() {
+		stopAfter()
+		cancelRun()
+		cancelTab() // closes the tab, waiting (at most seconds) for the browser
+	}
+	if err := chromedp.Do(run, chromedp.EmulateViewport(browserWidth, browserHeight)); err != nil {
+		closeTab()
+		return nil, nil, fmt.Errorf("open a tab in %s: %w", chromium, err)
+	}
+	return run, closeTab, nil
+}
+
+// sharedBrowserFor returns the context of the process's browser chromium
+// (see sharedBrowser), starting one if there is none or it is gone. It
+// waits for the start for as long as ctx lets it.
+func sharedBrowserFor(ctx context.Context, chromium string) (context.Context, error) {
+	browsersMu.Lock()
+	b := browsers[chromium]
+	if b == nil || b.gone() {
+		if b != nil {
+			go b.stop()
+		}
+		b = startBrowser(chromium)
+		browsers[chromium] = b
+	}
+	browsersMu.Unlock()
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.ctx, nil
+}
+
+// startBrowser starts the browser chromium, with a new profile under
+// profileRoot, in the background: the sharedBrowser is ready when it has
+// started or failed to within browserStartTimeout.
+func startBrowser(chromium string) *sharedBrowser {
+	browserStarts.Add(1)
+	b := &sharedBrowser{ready: make(chan struct{}), stop: func() {}}
+	go func() {
+		defer close(b.ready)
+		root, err := profileRoot()
+		if err != nil {
+			b.err = err
+			return
+		}
+		profile, err := os.MkdirTemp(root, "profile-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromium), chromedp.UserDataDir(profile)}
+		for _, f := range chromiumFlags {
+			opts = append(opts, chromedp.Flag(f, true))
+		}
+		// The browser lives as long as these contexts, not any test's.
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+		b.ctx = browserCtx
+		// chromedp's cancel funcs wait for the browser to end; the
+		// context's must not be called twice after a failed start (the
+		// second would wait for ever), hence the Once.
+		b.stop = sync.OnceFunc(func() {
+			cancelBrowser()
+			cancelAlloc()
+			os.RemoveAll(profile)
+		})
+		timer := time.AfterFunc(browserStartTimeout, b.stop)
+		err = chromedp.Do(browserCtx) // starts the browser, bound to browserCtx
+		if !timer.Stop() && err == nil {
+			err = fmt.Errorf("no answer in %v", browserStartTimeout)
+		}
+		if err != nil {
+			b.err = err
+			go b.stop()
+		}
+	}()
+	return b
+}
+
+var (
+	profileOnce    sync.Once
+	profileRootDir string
+	profileErr     error
+)
+
+// profilePrefix names the directories of the browsers' profiles, one per
+// test process, its pid after the prefix.
+const profilePrefix = "sysbench-go-chromium-"
+
+// profileRoot returns the directory of the process's browser profiles,
+// made on first use, after removing those of test processes that are
+// gone (killed, or ended with their browser's profile in place).
+func profileRoot() (string, error) {
+	profileOnce.Do(func() {
+		old, _ := filepath.Glob(filepath.Join(os.TempDir(), profilePrefix+"*"))
+		for _, dir := range old {
+			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), profilePrefix))
+			if err == nil && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH {
+				os.RemoveAll(dir)
+			}
+		}
+		profileRootDir = filepath.Join(os.TempDir(), profilePrefix+strconv.Itoa(os.Getpid()))
+		profileErr = os.MkdirAll(profileRootDir, 0o700)
+	})
+	return profileRootDir, profileErr
 }
 
 // pageWatch collects, from the tab's events, what a self-contained page
