@@ -236,8 +236,16 @@ func TestWireLargePackets(t *testing.T) {
 	const max = 1<<24 - 1
 	for name, c := range conns {
 		// Sent: 14 bytes of command and parameter type, a length of 4
-		// bytes (9 from 16 MiB on), the string.
-		for _, size := range []int{max - 19, max - 18, max - 17, 20 << 20} {
+		// bytes (9 from 16 MiB on), the string. The sizes on either side
+		// of a packet's end are our framing's (wire.go); go-sql-driver's
+		// path, the yardstick, sends and receives the payloads of several
+		// packets (at 16 MiB each, each size costs the race-built test a
+		// second of CPU).
+		sent, received := []int{max - 19, max - 18, max - 17, 20 << 20}, []int{max - 7, max - 6, max - 5, 40 << 20}
+		if name != "wire" {
+			sent, received = sent[3:], received[3:]
+		}
+		for _, size := range sent {
 			arg := strings.Repeat("0123456789abcdef", size/16+1)[:size]
 			rows, _, _, err := execute(t, c, "SELECT LENGTH(s), MD5(s) FROM (SELECT ? AS s) t", strArg(arg))
 			if err != nil {
@@ -249,7 +257,7 @@ func TestWireLargePackets(t *testing.T) {
 		}
 		// Received: a row is a 0x00 byte, the NULL bitmap, a length of 4
 		// or 9 bytes and the string; then the next row.
-		for _, size := range []int{max - 7, max - 6, max - 5, 40 << 20} {
+		for _, size := range received {
 			rows, cnt, n, err := execute(t, c, "SELECT REPEAT('a', ?) UNION ALL SELECT 'next'", intArg(int64(size)))
 			if err != nil || cnt != drivers.CntRead || n != 2 {
 				t.Fatalf("%s: %d bytes received: counter %v, %d rows, %v", name, size, cnt, n, err)
