@@ -145,7 +145,9 @@ func startPod(t *testing.T, name string, args []string, env ...string) *pod {
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	scanned := make(chan struct{})
 	go func() {
+		defer close(scanned)
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
 			p.mu.Lock()
@@ -156,10 +158,15 @@ func startPod(t *testing.T, name string, args []string, env ...string) *pod {
 			default:
 			}
 		}
+		_, _ = io.Copy(io.Discard, r) // past a line too long, so that the process never blocks
 	}()
 	go func() {
 		err := p.cmd.Wait()
 		w.Close()
+		// The exit is known once every line is in out: Wait returns when
+		// the last bytes are handed to the scanner, not when it has
+		// stored them (a loaded run's start Job lost its FATAL line so).
+		<-scanned
 		p.done <- err
 	}()
 	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
