@@ -122,16 +122,26 @@ func (s *stmt) Execute(ctx context.Context, args []drivers.Value) (drivers.Resul
 	if err := c.relink(ctx); err != nil {
 		return nil, err
 	}
-	if s.sd == nil || s.gen != c.gen || !s.sameTypes(args) {
-		if err := s.prepare(ctx, args); err != nil {
-			return nil, err
+	for {
+		if s.sd == nil || s.gen != c.gen || !s.sameTypes(args) {
+			if err := s.prepare(ctx, args); err != nil {
+				return nil, err
+			}
 		}
+		if err := c.begin(ctx); err != nil {
+			return nil, c.fail(ctx, err, "PQexecPrepared", "")
+		}
+		if s.gen == c.gen {
+			break
+		}
+		// begin connected again: the call before (the prepare) ended as
+		// its --query-timeout or its context did, which the next call
+		// settles on a new connection, where the statement is not
+		// prepared yet. Beside a loaded suite a run died so, "prepared
+		// statement "sbstmt2" does not exist".
+		c.release()
 	}
 	s.encode(args)
-
-	if err := c.begin(ctx); err != nil {
-		return nil, c.fail(ctx, err, "PQexecPrepared", "")
-	}
 	rr := c.pg.ExecStatement(context.Background(), s.sd, s.values, s.formats, nil)
 	res := c.firstResult()
 	for rr.NextRow() {

@@ -152,3 +152,39 @@ func testTimerExpiresAsCallCompletes(t *testing.T, blocking string) {
 		}
 	}
 }
+
+// A call that its deadline or context ended just as it returned (here a
+// prepare's, the expiry set by hand as expireCall and interrupt set it)
+// is settled at the next call's start, on a new connection: the
+// statement the next call executes is prepared there first, not sent by
+// the name it had on the connection that went (a run died so beside a
+// loaded suite: "prepared statement "sbstmt2" does not exist").
+func TestExecuteAfterASettledExpiry(t *testing.T) {
+	drv := openTimed(t, 10*time.Second)
+	c := testenv.Connect(t, drv)
+	ctx := context.Background()
+	st, err := c.Prepare(ctx, "SELECT CAST(? AS int) + 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg := []drivers.Value{{Type: drivers.TypeInt, Int: 41}}
+	for round := range 3 {
+		pc := c.(*conn)
+		gen := pc.gen
+		if round > 0 {
+			pc.mu.Lock()
+			pc.expired = true
+			pc.mu.Unlock()
+		}
+		res, err := st.Execute(ctx, arg)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if rows := testenv.Rows(res); len(rows) != 1 || rows[0][0] != "42" {
+			t.Fatalf("round %d: rows %v", round, rows)
+		}
+		if round > 0 && pc.gen == gen {
+			t.Fatalf("round %d: the settled expiry did not connect again (generation %d)", round, gen)
+		}
+	}
+}
