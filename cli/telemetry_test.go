@@ -219,11 +219,12 @@ func TestServerStatsAttribution(t *testing.T) {
 			res := readResults(t, path)
 			s := res.Server
 			// Sampled: the run's 2 sessions, not the writer's. (A sample
-			// taken as a session connects or leaves sees fewer: the
-			// average is at most 2, and above it only if the writer's
-			// count.)
-			if got := s.Gauges[report.RunSessions]; got <= 1 || got > 2 {
-				t.Errorf("%.2f sessions sampled on average, want the run's 2 (sampled while they connect, a little less)", got)
+			// taken before a session connected or after it left sees
+			// fewer, and on a busy machine connecting takes much of a
+			// 2 s run: an unloaded suite's averaged 0.80. The average is
+			// at most 2, and above it only if the writer's count.)
+			if got := s.Gauges[report.RunSessions]; got <= 0 || got > 2 {
+				t.Errorf("%.2f sessions sampled on average, want some and at most the run's 2", got)
 			}
 			c := res.Total.Counters
 			if len(s.Attribution) == 0 {
